@@ -1,0 +1,57 @@
+//go:build wasip1
+
+package main
+
+import (
+	"unsafe"
+
+	"github.com/pinholectx/pinhole/wasm/session"
+)
+
+var (
+	sess = session.New()
+	// buffers keeps host-filled request buffers alive until pinhole_free.
+	buffers = map[uint32][]byte{}
+	// last keeps the previous response alive until the next call.
+	last []byte
+)
+
+// pinholeAlloc returns a buffer of size bytes for the host to fill.
+//
+//go:wasmexport pinhole_alloc
+func pinholeAlloc(size uint32) uint32 {
+	if size == 0 {
+		size = 1
+	}
+	buf := make([]byte, size)
+	ptr := uint32(uintptr(unsafe.Pointer(&buf[0])))
+	buffers[ptr] = buf
+	return ptr
+}
+
+// pinholeFree releases a buffer from pinhole_alloc.
+//
+//go:wasmexport pinhole_free
+func pinholeFree(ptr uint32) {
+	delete(buffers, ptr)
+}
+
+// pinholeCall runs one request held in linear memory at ptr (len bytes) and
+// returns ptr<<32|len of the response, valid until the next call.
+//
+//go:wasmexport pinhole_call
+func pinholeCall(ptr, length uint32) uint64 {
+	var req []byte
+	if buf, ok := buffers[ptr]; ok && int(length) <= len(buf) {
+		req = buf[:length]
+	} else {
+		// Not one of ours: an empty request gets an invalid_request answer
+		// instead of a read of memory the module does not own.
+		req = nil
+	}
+	last = sess.Call(req)
+	if len(last) == 0 {
+		return 0
+	}
+	return uint64(uintptr(unsafe.Pointer(&last[0])))<<32 | uint64(len(last))
+}

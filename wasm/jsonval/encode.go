@@ -1,0 +1,101 @@
+package jsonval
+
+import "unicode/utf8"
+
+const hexDigits = "0123456789abcdef"
+
+// Append appends the canonical encoding of v to dst: no insignificant
+// whitespace, members in document order, strings escaped by AppendString.
+func Append(dst []byte, v *Value) []byte {
+	if v == nil {
+		return append(dst, "null"...)
+	}
+	switch v.Kind {
+	case Null:
+		return append(dst, "null"...)
+	case Bool:
+		if v.B {
+			return append(dst, "true"...)
+		}
+		return append(dst, "false"...)
+	case Number:
+		return append(dst, v.S...)
+	case String:
+		return AppendString(dst, v.S)
+	case Array:
+		dst = append(dst, '[')
+		for i, it := range v.Items {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = Append(dst, it)
+		}
+		return append(dst, ']')
+	case Object:
+		dst = append(dst, '{')
+		for i, k := range v.Keys {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = AppendString(dst, k)
+			dst = append(dst, ':')
+			dst = Append(dst, v.Vals[i])
+		}
+		return append(dst, '}')
+	}
+	return append(dst, "null"...)
+}
+
+// Marshal returns the canonical encoding of v.
+func Marshal(v *Value) []byte { return Append(nil, v) }
+
+// AppendString appends s as a JSON string. Control characters, U+2028 and
+// U+2029 are escaped so the output is safe to embed in JavaScript; invalid
+// UTF-8 becomes U+FFFD.
+func AppendString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				dst = append(dst, '\\', c)
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, "\ufffd"...)
+			i++
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}

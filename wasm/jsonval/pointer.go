@@ -1,0 +1,93 @@
+package jsonval
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+)
+
+// Pointer is a parsed RFC 6901 JSON Pointer: the unescaped reference tokens.
+// The empty Pointer refers to the whole document.
+type Pointer []string
+
+// ParsePointer parses s ("" or "/a/b~1c"). It rejects a missing leading
+// slash and "~" not followed by "0" or "1".
+func ParsePointer(s string) (Pointer, error) {
+	if s == "" {
+		return Pointer{}, nil
+	}
+	if s[0] != '/' {
+		return nil, errors.New("a JSON Pointer must be empty or start with '/'")
+	}
+	parts := strings.Split(s[1:], "/")
+	for i, t := range parts {
+		if strings.IndexByte(t, '~') < 0 {
+			continue
+		}
+		var b strings.Builder
+		for j := 0; j < len(t); j++ {
+			if t[j] != '~' {
+				b.WriteByte(t[j])
+				continue
+			}
+			if j+1 >= len(t) || (t[j+1] != '0' && t[j+1] != '1') {
+				return nil, errors.New("'~' in a JSON Pointer must be followed by '0' or '1'")
+			}
+			if t[j+1] == '0' {
+				b.WriteByte('~')
+			} else {
+				b.WriteByte('/')
+			}
+			j++
+		}
+		parts[i] = b.String()
+	}
+	return Pointer(parts), nil
+}
+
+// String returns the pointer in its escaped text form.
+func (p Pointer) String() string {
+	var b strings.Builder
+	for _, t := range p {
+		b.WriteByte('/')
+		t = strings.ReplaceAll(t, "~", "~0")
+		b.WriteString(strings.ReplaceAll(t, "/", "~1"))
+	}
+	return b.String()
+}
+
+// ArrayIndex parses a reference token as an array index: decimal digits
+// without leading zeros.
+func ArrayIndex(tok string) (int, bool) {
+	if tok == "" || len(tok) > 9 || (len(tok) > 1 && tok[0] == '0') {
+		return 0, false
+	}
+	n, err := strconv.Atoi(tok)
+	if err != nil || n < 0 {
+		return 0, false
+	}
+	return n, true
+}
+
+// Resolve returns the value p refers to inside v, or nil when it does not
+// exist.
+func (p Pointer) Resolve(v *Value) *Value {
+	for _, tok := range p {
+		if v == nil {
+			return nil
+		}
+		switch v.Kind {
+		case Object:
+			v = v.Get(tok)
+		case Array:
+			i, ok := ArrayIndex(tok)
+			if !ok || i >= len(v.Items) {
+				return nil
+			}
+			v = v.Items[i]
+		default:
+			return nil
+		}
+	}
+	return v
+}

@@ -1,0 +1,165 @@
+// Package project turns a compiled manifest and a declared state into
+// snapshots, and snapshots into bounded, least-exposure describe responses
+// (spec "Structure", "Record windows", "Boundedness"; DESIGN §4).
+//
+// A Snapshot is computed once per observed state: which regions are active,
+// which records are referenceable and in what order. Everything a describe
+// needs that does not depend on the request (page, regions, state, feedback,
+// capabilities) is projected once, on first use, and reused.
+package project
+
+import (
+	"strconv"
+
+	"github.com/pinholectx/pinhole/wasm/expose"
+	"github.com/pinholectx/pinhole/wasm/jsonval"
+	"github.com/pinholectx/pinhole/wasm/manifest"
+	"github.com/pinholectx/pinhole/wasm/wire"
+)
+
+// MaxIDChars bounds a record id.
+const MaxIDChars = 128
+
+// Rec is one referenceable record.
+type Rec struct {
+	ID   string
+	Coll int            // index into Plan.Collections
+	Item *jsonval.Value // the declared part of the store item
+}
+
+// Snapshot is the projectable view of one declared state.
+type Snapshot struct {
+	Plan   *manifest.Plan
+	Root   *jsonval.Value
+	Active []bool // per region
+
+	// Records are the referenceable records of active regions, in view
+	// order; ByID indexes them.
+	Records []Rec
+	ByID    map[string]int
+	// Total counts every item of active collections, referenceable or not.
+	Total int
+	// Skipped counts items without a valid, unique id.
+	Skipped int
+	// Warnings name declared paths whose value has the wrong shape.
+	Warnings []string
+
+	base *base // request-independent parts, projected on first describe
+}
+
+// Build computes the snapshot of a declared state (see Plan.Prune).
+func Build(plan *manifest.Plan, root *jsonval.Value) *Snapshot {
+	if root == nil {
+		root = jsonval.NewObject()
+	}
+	s := &Snapshot{Plan: plan, Root: root, Active: activeRegions(plan, root), ByID: map[string]int{}, Warnings: []string{}}
+	for ci := range plan.Collections {
+		col := &plan.Collections[ci]
+		if !s.Active[col.Region] {
+			continue
+		}
+		arr := col.From.Resolve(root)
+		if arr == nil || arr.Kind == jsonval.Null {
+			continue
+		}
+		if arr.Kind != jsonval.Array {
+			s.Warnings = append(s.Warnings, col.From.String()+": expected an array; the collection is treated as empty")
+			continue
+		}
+		for _, item := range arr.Items {
+			s.Total++
+			id, ok := RecordID(col.ID.Resolve(item))
+			if !ok {
+				s.Skipped++
+				continue
+			}
+			if _, dup := s.ByID[id]; dup {
+				s.Skipped++
+				continue
+			}
+			s.ByID[id] = len(s.Records)
+			s.Records = append(s.Records, Rec{ID: id, Coll: ci, Item: item})
+		}
+	}
+	if s.Skipped > 0 {
+		s.Warnings = append(s.Warnings, strconv.Itoa(s.Skipped)+" records have no valid, unique id and are not referenceable")
+	}
+	return s
+}
+
+// RecordID returns the id of a record: a string, or an integer rendered as
+// a string, of 1 to MaxIDChars characters without control or invisible
+// characters, that the credential safety net does not catch.
+func RecordID(v *jsonval.Value) (string, bool) {
+	if v == nil {
+		return "", false
+	}
+	var id string
+	switch {
+	case v.Kind == jsonval.String:
+		id = v.S
+	case v.IsInteger():
+		id = v.S
+	default:
+		return "", false
+	}
+	n := 0
+	for _, r := range id {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+			return "", false
+		}
+		if n++; n > MaxIDChars {
+			return "", false
+		}
+	}
+	if n == 0 || expose.Clean(id) != id || expose.IsCredential(id) {
+		return "", false
+	}
+	return id, true
+}
+
+func activeRegions(plan *manifest.Plan, root *jsonval.Value) []bool {
+	const unknown, no, yes = 0, 1, 2
+	memo := make([]uint8, len(plan.Regions))
+	var eval func(i int) bool
+	eval = func(i int) bool {
+		if memo[i] == unknown {
+			r := &plan.Regions[i]
+			ok := (r.Parent < 0 || eval(r.Parent)) && (r.ActiveWhen == nil || r.ActiveWhen.Eval(root, nil))
+			memo[i] = no
+			if ok {
+				memo[i] = yes
+			}
+		}
+		return memo[i] == yes
+	}
+	out := make([]bool, len(plan.Regions))
+	for i := range out {
+		out[i] = eval(i)
+	}
+	return out
+}
+
+// CapabilityActive reports whether capability i is in an active region.
+func (s *Snapshot) CapabilityActive(i int) bool {
+	return s.Active[s.Plan.Capabilities[i].Region]
+}
+
+// Unavailable returns the reason capability ci cannot run now for the record
+// (nil for page scope), or "" when it can.
+func (s *Snapshot) Unavailable(ci int, rec *Rec) string {
+	cp := &s.Plan.Capabilities[ci]
+	var item *jsonval.Value
+	if rec != nil {
+		item = rec.Item
+	}
+	for _, r := range cp.Unavailable {
+		if r.When.Eval(s.Root, item) {
+			return r.Reason
+		}
+	}
+	return ""
+}
+
+// limitsOf is a shorthand used throughout the package.
+func (s *Snapshot) limits() *wire.Limits { return &s.Plan.Limits }

@@ -1,0 +1,180 @@
+// Package session is the module's one entry point: a Session takes one JSON
+// request ({"op": ...}) and returns one JSON response, holding the loaded
+// plan, the current snapshot and the audit queue between calls (DESIGN §3).
+//
+// The ABI layer in wasm/, the wazero host, the CLI and the Worker all drive
+// the core through Session.Call, so every runtime shares one behaviour. A
+// failed operation never changes what is in force: a bad load keeps the
+// previous manifest, a bad observe keeps the previous snapshot.
+package session
+
+import (
+	"crypto/rand"
+	"strconv"
+
+	"github.com/pinholectx/pinhole/wasm/expose"
+	"github.com/pinholectx/pinhole/wasm/jsonval"
+	"github.com/pinholectx/pinhole/wasm/manifest"
+	"github.com/pinholectx/pinhole/wasm/project"
+	"github.com/pinholectx/pinhole/wasm/wire"
+)
+
+// Version is the module's version, reported by the version operation.
+const Version = "0.1.0"
+
+// ABI is the version of the exported-function interface (DESIGN §3).
+const ABI = 1
+
+// MaxRequestBytes bounds one request, a full observe included.
+const MaxRequestBytes = 128 << 20
+
+// Session is one agent session: a loaded manifest and its snapshots.
+// It is not safe for concurrent use; each module instance holds one.
+type Session struct {
+	plan  *manifest.Plan
+	keyer *expose.Keyer
+	snap  *project.Snapshot
+	id    string // snapshot id of snap
+	seq   int    // last snapshot number handed out
+	audit auditLog
+}
+
+// New returns an empty session: nothing loaded.
+func New() *Session { return &Session{} }
+
+// Call runs one request and returns its JSON response. It never panics: an
+// internal fault is reported as an error response and changes nothing.
+func (s *Session) Call(req []byte) (out []byte) {
+	op := "unknown"
+	defer func() {
+		if r := recover(); r != nil {
+			out = errorJSON(wire.Errorf(CodeInternal, "", "internal error in operation "+strconv.Quote(op)+"; nothing was changed"))
+		}
+		s.audit.record(op, s.id, len(req), len(out), out)
+	}()
+	if len(req) > MaxRequestBytes {
+		return errorJSON(wire.Errorf(wire.CodeStateTooLarge, "", "the request exceeds "+strconv.Itoa(MaxRequestBytes)+" bytes"))
+	}
+	v, err := jsonval.Parse(req)
+	if err != nil {
+		return errorJSON(wire.Errorf(wire.CodeInvalidRequest, "", "the request is not valid JSON: "+err.Error()))
+	}
+	if v.Kind != jsonval.Object || v.Get("op") == nil || v.Get("op").Kind != jsonval.String {
+		return errorJSON(wire.Errorf(wire.CodeInvalidRequest, "op", "a request is a JSON object with a string \"op\""))
+	}
+	op = v.Get("op").S
+	var resp []byte
+	var e *wire.Error
+	switch op {
+	case "load":
+		resp, e = s.load(v)
+	case "observe":
+		resp, e = s.observe(v)
+	case "describe":
+		resp, e = s.describe(v)
+	case "audit":
+		resp, e = s.audit.drain(), nil
+	case "version":
+		resp = wire.Encode(&wire.Version{Version: Version, Format: manifest.Format, ABI: ABI,
+			Limits: manifest.HardMax, MaxState: MaxRequestBytes})
+	default:
+		op = "unknown"
+		e = wire.Errorf(wire.CodeInvalidRequest, "op", "unknown operation; ops are load, observe, describe, audit, version")
+	}
+	if e != nil {
+		return errorJSON(e)
+	}
+	return resp
+}
+
+// CodeInternal reports a fault of the module itself, never of the input.
+const CodeInternal = "internal_error"
+
+func errorJSON(e *wire.Error) []byte {
+	e.Message = scrub(e.Message)
+	return wire.Encode(&wire.ErrorResponse{Error: e})
+}
+
+// scrub runs the credential safety net over an error message. Messages are
+// built from manifest paths and limits only, so this is a second line.
+func scrub(msg string) string {
+	if expose.IsCredential(msg) {
+		return "the request was rejected; details withheld because they looked like a credential"
+	}
+	return msg
+}
+
+func (s *Session) load(v *jsonval.Value) ([]byte, *wire.Error) {
+	for _, k := range v.Keys {
+		if k != "op" && k != "manifest" && k != "key" {
+			return nil, wire.Errorf(wire.CodeInvalidRequest, k, "unknown load parameter "+strconv.Quote(k)+"; load takes manifest and key")
+		}
+	}
+	m := v.Get("manifest")
+	if m == nil {
+		return nil, wire.Errorf(wire.CodeInvalidManifest, "manifest", "load needs a manifest")
+	}
+	plan, err := manifest.Compile(m)
+	if err != nil {
+		return nil, err.(*wire.Error)
+	}
+	var key []byte
+	if k := v.Get("key"); k != nil {
+		if k.Kind != jsonval.String || len(k.S) < 16 || len(k.S) > 256 {
+			return nil, wire.Errorf(wire.CodeInvalidRequest, "key", "key must be a string of 16 to 256 bytes")
+		}
+		key = []byte(k.S)
+	} else {
+		key = make([]byte, 32)
+		if _, err := rand.Read(key); err != nil {
+			return nil, wire.Errorf(CodeInternal, "key", "no randomness available for the session key")
+		}
+	}
+	s.plan, s.keyer, s.snap, s.id = plan, expose.NewKeyer(key), nil, ""
+	return wire.Encode(&wire.Loaded{Loaded: true, Limits: plan.Limits, Reads: plan.Reads}), nil
+}
+
+func (s *Session) observe(v *jsonval.Value) ([]byte, *wire.Error) {
+	if s.plan == nil {
+		return nil, wire.Errorf(wire.CodeNotLoaded, "", "load a manifest before observe")
+	}
+	for _, k := range v.Keys {
+		if k != "op" && k != "state" {
+			return nil, wire.Errorf(wire.CodeInvalidRequest, k, "unknown observe parameter "+strconv.Quote(k)+"; observe takes state")
+		}
+	}
+	st := v.Get("state")
+	if st == nil {
+		return nil, wire.Errorf(wire.CodeInvalidState, "state", "observe needs a state")
+	}
+	if st.Kind != jsonval.Object {
+		return nil, wire.Errorf(wire.CodeInvalidState, "state", "the state must be a JSON object")
+	}
+	declared := s.plan.Prune(st)
+	if declared == nil {
+		declared = jsonval.NewObject()
+	}
+	changed := s.snap == nil || !jsonval.Equal(declared, s.snap.Root)
+	snap := s.snap
+	if changed {
+		snap = project.Build(s.plan, declared)
+		s.seq++
+		s.snap, s.id = snap, "s"+strconv.Itoa(s.seq)
+	}
+	return wire.Encode(&wire.Observed{Snapshot: s.id, Changed: changed, RecordsTotal: snap.Total,
+		Skipped: snap.Skipped, Warnings: snap.Warnings}), nil
+}
+
+func (s *Session) describe(v *jsonval.Value) ([]byte, *wire.Error) {
+	if s.plan == nil {
+		return nil, wire.Errorf(wire.CodeNotLoaded, "", "load a manifest before describe")
+	}
+	if s.snap == nil {
+		return nil, wire.Errorf(wire.CodeNotLoaded, "", "observe a state before describe")
+	}
+	req, e := project.ParseRequest(v, &s.plan.Limits)
+	if e != nil {
+		return nil, e
+	}
+	return s.snap.Describe(s.id, req, s.keyer)
+}

@@ -1,0 +1,195 @@
+// Package wire holds the JSON shapes the module answers with (DESIGN §4):
+// describe responses, errors, and the small answers of the other operations.
+// Encoders are generated with github.com/mailru/easyjson (`go generate`);
+// nothing on these paths uses reflection. js/src/types.ts mirrors these
+// types for JavaScript callers.
+package wire
+
+//go:generate go tool easyjson -no_std_marshalers wire.go errors.go
+//go:generate sed -i -e /mailru\/easyjson"$/d -e /easyjson.Marshaler$/d wire_easyjson.go errors_easyjson.go
+
+// Limits are the bounds in force for a loaded manifest.
+//
+//easyjson:json
+type Limits struct {
+	DefaultLimit       int `json:"defaultLimit"`
+	MaxLimit           int `json:"maxLimit"`
+	MaxRecordSelection int `json:"maxRecordSelection"`
+	MaxRecordIds       int `json:"maxRecordIds"`
+	MaxFieldChars      int `json:"maxFieldChars"`
+	MaxFeedback        int `json:"maxFeedback"`
+	MaxUnavailable     int `json:"maxUnavailable"`
+	MaxResponseBytes   int `json:"maxResponseBytes"`
+}
+
+// Capability is an action the application offers, as the manifest declares
+// it. Input is the JSON Schema of its input, re-encoded canonically.
+//
+//easyjson:json
+type Capability struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	Scope       string `json:"scope"`
+	Region      string `json:"region"`
+	Input       Raw    `json:"input"`
+}
+
+// Describe is the answer to describe.
+//
+//easyjson:json
+type Describe struct {
+	Snapshot     string       `json:"snapshot"`
+	Limits       Limits       `json:"limits"`
+	Capabilities []Capability `json:"capabilities"`
+	Context      Context      `json:"context"`
+}
+
+// Context is the projected business view (spec: "Structure").
+//
+//easyjson:json
+type Context struct {
+	Page             *Page         `json:"page,omitempty"`
+	Regions          []Region      `json:"regions"`
+	Records          []Record      `json:"records"`
+	RecordIds        []string      `json:"recordIds"`
+	RecordIdsTotal   int           `json:"recordIdsTotal"`
+	RecordWindow     *Window       `json:"recordWindow,omitempty"`
+	RecordsTotal     int           `json:"recordsTotal"`
+	State            Members       `json:"state"`
+	StateTruncated   Counts        `json:"stateTruncated,omitempty"`
+	Feedback         []Feedback    `json:"feedback"`
+	FeedbackTotal    int           `json:"feedbackTotal"`
+	Unavailable      []Unavailable `json:"unavailable"`
+	UnavailableTotal int           `json:"unavailableTotal"`
+}
+
+// Page is the page identity: route, title and allowed parameters.
+//
+//easyjson:json
+type Page struct {
+	Route  string  `json:"route,omitempty"`
+	Title  string  `json:"title,omitempty"`
+	Params Members `json:"params,omitempty"`
+}
+
+// Region is one active region of the page.
+//
+//easyjson:json
+type Region struct {
+	ID          string `json:"id"`
+	Parent      string `json:"parent,omitempty"`
+	Description string `json:"description,omitempty"`
+}
+
+// Record is one record of the window, with its projected fields.
+//
+//easyjson:json
+type Record struct {
+	ID          string   `json:"id"`
+	Region      string   `json:"region"`
+	Fields      Members  `json:"fields"`
+	Truncated   Counts   `json:"truncated,omitempty"`
+	Redacted    []string `json:"redacted,omitempty"`
+	UserContent []string `json:"userContent,omitempty"`
+}
+
+// Window says which part of the record view the response holds.
+//
+//easyjson:json
+type Window struct {
+	Offset   int  `json:"offset"`
+	Limit    int  `json:"limit"`
+	Returned int  `json:"returned"`
+	Total    int  `json:"total"`
+	Next     *int `json:"next,omitempty"`
+}
+
+// Feedback is one validation error, notice or status message.
+//
+//easyjson:json
+type Feedback struct {
+	Level     string `json:"level"`
+	Text      string `json:"text"`
+	Source    string `json:"source"`
+	Truncated int    `json:"truncated,omitempty"`
+	Redacted  bool   `json:"redacted,omitempty"`
+}
+
+// Unavailable is one action that cannot run now, with the application's
+// reason. Record is empty for page-scope capabilities.
+//
+//easyjson:json
+type Unavailable struct {
+	Capability string `json:"capability"`
+	Record     string `json:"record,omitempty"`
+	Reason     string `json:"reason"`
+}
+
+// Loaded is the answer to load: the limits in force and the paths the
+// bridge must read from the store (nothing else may be sent).
+//
+//easyjson:json
+type Loaded struct {
+	Loaded bool   `json:"loaded"`
+	Limits Limits `json:"limits"`
+	Reads  Reads  `json:"reads"`
+}
+
+// Reads lists what the module may be sent: whole values at Paths, and for
+// each collection the item-relative paths of every item.
+//
+//easyjson:json
+type Reads struct {
+	Paths       []string          `json:"paths"`
+	Collections []ReadsCollection `json:"collections"`
+}
+
+// ReadsCollection is an array in the store whose items are read in part.
+//
+//easyjson:json
+type ReadsCollection struct {
+	From  string   `json:"from"`
+	Items []string `json:"items"`
+}
+
+// Observed is the answer to observe.
+//
+//easyjson:json
+type Observed struct {
+	Snapshot     string   `json:"snapshot"`
+	Changed      bool     `json:"changed"`
+	RecordsTotal int      `json:"recordsTotal"`
+	Skipped      int      `json:"skipped"`
+	Warnings     []string `json:"warnings"`
+}
+
+// Version is the answer to version.
+//
+//easyjson:json
+type Version struct {
+	Version  string `json:"version"`
+	Format   int    `json:"format"`
+	ABI      int    `json:"abi"`
+	Limits   Limits `json:"maxLimits"`
+	MaxState int    `json:"maxStateBytes"`
+}
+
+// AuditEvent is one operation as the audit log keeps it: names, counts and
+// sizes, never values, arguments or bodies.
+//
+//easyjson:json
+type AuditEvent struct {
+	Op       string `json:"op"`
+	Snapshot string `json:"snapshot,omitempty"`
+	Error    string `json:"error,omitempty"`
+	BytesIn  int    `json:"bytesIn"`
+	BytesOut int    `json:"bytesOut"`
+}
+
+// Audit is the answer to audit: the events since the last drain.
+//
+//easyjson:json
+type Audit struct {
+	Events  []AuditEvent `json:"events"`
+	Dropped int          `json:"dropped"`
+}
