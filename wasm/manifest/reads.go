@@ -187,6 +187,11 @@ func (t *readTree) prune(v *jsonval.Value) *jsonval.Value {
 	if t.all {
 		return v
 	}
+	if t.each != nil && v.Kind != jsonval.Array {
+		// A collection that is not an array: keep the wrong shape, not the
+		// data, so the snapshot can warn about it.
+		return &jsonval.Value{Kind: v.Kind}
+	}
 	switch v.Kind {
 	case jsonval.Array:
 		if t.each != nil {

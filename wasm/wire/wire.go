@@ -5,8 +5,8 @@
 // types for JavaScript callers.
 package wire
 
-//go:generate go tool easyjson -no_std_marshalers wire.go errors.go
-//go:generate sed -i -e /mailru\/easyjson"$/d -e /easyjson.Marshaler$/d wire_easyjson.go errors_easyjson.go
+//go:generate go tool easyjson -no_std_marshalers wire.go errors.go after.go
+//go:generate sed -i -e /mailru\/easyjson"$/d -e /easyjson.Marshaler$/d wire_easyjson.go errors_easyjson.go after_easyjson.go
 
 // Limits are the bounds in force for a loaded manifest.
 //
