@@ -248,4 +248,3 @@ func (t *readTree) prune(v *jsonval.Value) *jsonval.Value {
 	// A scalar where a deeper path was declared: nothing declared is here.
 	return nil
 }
-
