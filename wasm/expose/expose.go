@@ -12,6 +12,8 @@ import (
 	"encoding/base32"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/pinholectx/pinhole/wasm/jsonval"
 )
 
 // Redacted replaces a value that the credential safety net caught.
@@ -26,35 +28,52 @@ const (
 // Keyer derives aliases and placeholder tokens with a per-session key, so
 // the same value gives the same token within a session and unlinkable ones
 // across sessions. The agent cannot invert a token: it is a truncated
-// HMAC-SHA256 of the value.
+// HMAC-SHA256 of the value. The Keyer remembers the tokens it handed out so
+// that prepare can resolve them for the app's handler, and only those.
 type Keyer struct {
-	key []byte
+	key  []byte
+	seen map[string]*jsonval.Value
 }
+
+// MaxTokens bounds how many handed-out tokens a Keyer remembers; past it the
+// memory starts afresh (older tokens then no longer resolve).
+const MaxTokens = 1 << 17
 
 // NewKeyer returns a Keyer for the session key.
 func NewKeyer(key []byte) *Keyer {
-	return &Keyer{key: append([]byte(nil), key...)}
+	return &Keyer{key: append([]byte(nil), key...), seen: map[string]*jsonval.Value{}}
 }
 
 var tokenEncoding = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)
 
-func (k *Keyer) token(prefix, domain, value string) string {
+func (k *Keyer) token(prefix string, v *jsonval.Value) string {
 	m := hmac.New(sha256.New, k.key)
-	m.Write([]byte(domain))
+	m.Write([]byte(prefix))
 	m.Write([]byte{0})
-	m.Write([]byte(value))
+	m.Write(jsonval.Marshal(v))
 	sum := m.Sum(nil)
-	return prefix + tokenEncoding.EncodeToString(sum[:15])
+	t := prefix + tokenEncoding.EncodeToString(sum[:15])
+	if len(k.seen) >= MaxTokens {
+		k.seen = map[string]*jsonval.Value{}
+	}
+	k.seen[t] = v
+	return t
 }
 
-// Alias returns the alias of a value (its canonical JSON text).
-func (k *Keyer) Alias(value string) string { return k.token(AliasPrefix, "alias", value) }
+// Alias returns the alias of a value.
+func (k *Keyer) Alias(v *jsonval.Value) string { return k.token(AliasPrefix, v) }
 
-// Placeholder returns the placeholder token of a value (its canonical JSON
-// text) in the named field.
-func (k *Keyer) Placeholder(value string) string {
-	return k.token(PlaceholderPrefix, "placeholder", value)
+// Placeholder returns the placeholder token of a value.
+func (k *Keyer) Placeholder(v *jsonval.Value) string { return k.token(PlaceholderPrefix, v) }
+
+// Resolve returns the value behind a token this Keyer handed out.
+func (k *Keyer) Resolve(token string) (*jsonval.Value, bool) {
+	v, ok := k.seen[token]
+	return v, ok
 }
+
+// Forget drops every remembered token, as when the session scope changes.
+func (k *Keyer) Forget() { k.seen = map[string]*jsonval.Value{} }
 
 // Mask returns a shape-preserving mask of s: an e-mail keeps its first
 // character and its domain ("l***@example.com"), a number-like value keeps its

@@ -248,3 +248,74 @@ func (t *readTree) prune(v *jsonval.Value) *jsonval.Value {
 	// A scalar where a deeper path was declared: nothing declared is here.
 	return nil
 }
+
+// PrunePatch returns a JSON Patch that changes only declared data: an
+// operation whose path is not declared is dropped (it cannot change the
+// declared state), and the value of an add, replace or test is pruned to
+// what is declared below its path. Operations it cannot read are kept as
+// they are, for the patch applier to reject.
+func (p *Plan) PrunePatch(ops *jsonval.Value) *jsonval.Value {
+	if ops == nil || ops.Kind != jsonval.Array {
+		return ops
+	}
+	out := &jsonval.Value{Kind: jsonval.Array, Items: make([]*jsonval.Value, 0, len(ops.Items))}
+	for _, op := range ops.Items {
+		path := op.Get("path")
+		if path == nil || path.Kind != jsonval.String || op.Get("from") != nil {
+			out.Items = append(out.Items, op)
+			continue
+		}
+		ptr, err := jsonval.ParsePointer(path.S)
+		if err != nil {
+			out.Items = append(out.Items, op)
+			continue
+		}
+		node := p.reads.at(ptr)
+		if node == nil {
+			continue // not declared: nothing declared changes
+		}
+		val := op.Get("value")
+		if val == nil {
+			out.Items = append(out.Items, op)
+			continue
+		}
+		pv := node.prune(val)
+		if pv == nil {
+			pv = &jsonval.Value{Kind: val.Kind}
+			if val.Kind != jsonval.Array && val.Kind != jsonval.Object {
+				pv = &jsonval.Value{Kind: jsonval.Null}
+			}
+		}
+		cp := &jsonval.Value{Kind: jsonval.Object, Keys: op.Keys, Vals: append([]*jsonval.Value(nil), op.Vals...)}
+		for i, k := range cp.Keys {
+			if k == "value" {
+				cp.Vals[i] = pv
+			}
+		}
+		out.Items = append(out.Items, cp)
+	}
+	return out
+}
+
+// at returns the read node that governs ptr, or nil when nothing at or below
+// ptr is declared.
+func (t *readTree) at(ptr jsonval.Pointer) *readTree {
+	n := t
+	for _, tok := range ptr {
+		if n.all {
+			return n
+		}
+		if n.each != nil {
+			if _, ok := jsonval.ArrayIndex(tok); ok || tok == "-" {
+				n = n.each
+				continue
+			}
+		}
+		c := n.children[tok]
+		if c == nil {
+			return nil
+		}
+		n = c
+	}
+	return n
+}

@@ -117,9 +117,9 @@ func field(rec *wire.Record, f *manifest.Field, v *jsonval.Value, maxChars int, 
 		}
 		out = jsonval.AppendString(nil, text)
 	case manifest.Alias:
-		out = jsonval.AppendString(nil, k.Alias(string(jsonval.Marshal(v))))
+		out = jsonval.AppendString(nil, k.Alias(v))
 	case manifest.Placeholder:
-		out = append(append([]byte(`{"$placeholder":`), jsonval.AppendString(nil, k.Placeholder(string(jsonval.Marshal(v))))...), '}')
+		out = append(append([]byte(`{"$placeholder":`), jsonval.AppendString(nil, k.Placeholder(v))...), '}')
 	default:
 		max := maxChars
 		if f.MaxChars > 0 {

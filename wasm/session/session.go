@@ -15,6 +15,7 @@ import (
 	"github.com/pinholectx/pinhole/wasm/expose"
 	"github.com/pinholectx/pinhole/wasm/jsonval"
 	"github.com/pinholectx/pinhole/wasm/manifest"
+	"github.com/pinholectx/pinhole/wasm/patch"
 	"github.com/pinholectx/pinhole/wasm/project"
 	"github.com/pinholectx/pinhole/wasm/wire"
 )
@@ -37,6 +38,9 @@ type Session struct {
 	id    string // snapshot id of snap
 	seq   int    // last snapshot number handed out
 	audit auditLog
+	// history holds the latest snapshots, so after and prepare can compare
+	// with what an agent saw without the caller sending it again.
+	history history
 }
 
 // New returns an empty session: nothing loaded.
@@ -131,6 +135,7 @@ func (s *Session) load(v *jsonval.Value) ([]byte, *wire.Error) {
 		}
 	}
 	s.plan, s.keyer, s.snap, s.id = plan, expose.NewKeyer(key), nil, ""
+	s.history = history{}
 	return wire.Encode(&wire.Loaded{Loaded: true, Limits: plan.Limits, Reads: plan.Reads}), nil
 }
 
@@ -139,29 +144,55 @@ func (s *Session) observe(v *jsonval.Value) ([]byte, *wire.Error) {
 		return nil, wire.Errorf(wire.CodeNotLoaded, "", "load a manifest before observe")
 	}
 	for _, k := range v.Keys {
-		if k != "op" && k != "state" {
-			return nil, wire.Errorf(wire.CodeInvalidRequest, k, "unknown observe parameter "+strconv.Quote(k)+"; observe takes state")
+		if k != "op" && k != "state" && k != "patch" {
+			return nil, wire.Errorf(wire.CodeInvalidRequest, k, "unknown observe parameter "+strconv.Quote(k)+"; observe takes state or patch")
 		}
 	}
-	st := v.Get("state")
-	if st == nil {
-		return nil, wire.Errorf(wire.CodeInvalidState, "state", "observe needs a state")
-	}
-	if st.Kind != jsonval.Object {
+	st, ops := v.Get("state"), v.Get("patch")
+	var declared *jsonval.Value
+	switch {
+	case st != nil && ops != nil:
+		return nil, wire.Errorf(wire.CodeInvalidRequest, "patch", "observe takes a state or a patch, not both")
+	case ops != nil:
+		if s.snap == nil {
+			return nil, wire.Errorf(wire.CodeInvalidState, "patch", "a patch needs a previous state: observe a full state first")
+		}
+		next, err := patch.Apply(s.snap.Root, s.plan.PrunePatch(ops))
+		if err != nil {
+			param := "patch"
+			if pe, ok := err.(*patch.Error); ok {
+				param = pe.Param()
+			}
+			return nil, wire.Errorf(wire.CodeInvalidState, param, "the patch does not apply: "+err.Error()+"; the previous state stays in force")
+		}
+		if next.Kind != jsonval.Object {
+			return nil, wire.Errorf(wire.CodeInvalidState, "patch", "the patch would make the state something other than an object")
+		}
+		declared = next
+	case st == nil:
+		return nil, wire.Errorf(wire.CodeInvalidState, "state", "observe needs a state or a patch")
+	case st.Kind != jsonval.Object:
 		return nil, wire.Errorf(wire.CodeInvalidState, "state", "the state must be a JSON object")
+	default:
+		declared = s.plan.Prune(st)
+		if declared == nil {
+			declared = jsonval.NewObject()
+		}
 	}
-	declared := s.plan.Prune(st)
-	if declared == nil {
-		declared = jsonval.NewObject()
+	if s.snap != nil && jsonval.Equal(declared, s.snap.Root) {
+		return wire.Encode(&wire.Observed{Snapshot: s.id, Changed: false, RecordsTotal: s.snap.Total,
+			Skipped: s.snap.Skipped, Warnings: s.snap.Warnings}), nil
 	}
-	changed := s.snap == nil || !jsonval.Equal(declared, s.snap.Root)
-	snap := s.snap
-	if changed {
-		snap = project.Build(s.plan, declared)
-		s.seq++
-		s.snap, s.id = snap, "s"+strconv.Itoa(s.seq)
+	snap := project.Build(s.plan, declared)
+	if s.snap != nil && s.plan.SessionScope != nil &&
+		!jsonval.Equal(s.plan.SessionScope.Resolve(s.snap.Root), s.plan.SessionScope.Resolve(declared)) {
+		// A new tenant, account or user: tokens of the old scope stop resolving.
+		s.keyer.Forget()
 	}
-	return wire.Encode(&wire.Observed{Snapshot: s.id, Changed: changed, RecordsTotal: snap.Total,
+	s.seq++
+	s.snap, s.id = snap, "s"+strconv.Itoa(s.seq)
+	s.history.add(s.id, snap)
+	return wire.Encode(&wire.Observed{Snapshot: s.id, Changed: true, RecordsTotal: snap.Total,
 		Skipped: snap.Skipped, Warnings: snap.Warnings}), nil
 }
 

@@ -205,6 +205,8 @@ func loadReq(m doc) []byte {
 
 func observeReq(s doc) []byte { return []byte(`{"op":"observe","state":` + s.json() + `}`) }
 
+func patchReq(ops string) []byte { return []byte(`{"op":"observe","patch":` + ops + `}`) }
+
 func describeReq(params string) []byte {
 	if params == "" {
 		return []byte(`{"op":"describe"}`)
@@ -283,6 +285,20 @@ func vectors(t *testing.T) []vector {
 		// Snapshots.
 		{"snapshot-unchanged", seq(m, st, observeReq(st), observeReq(st.with(t, "/orders/items/3/internalNote", `"changed, but not declared"`)),
 			observeReq(st.with(t, "/orders/items/3/status", `"Shipped"`)), d(`"record":["SO-1004"]`))},
+		// Incremental observe: JSON Patch against the declared state.
+		{"patch-replace-one-record", seq(m, st, patchReq(`[{"op":"replace","path":"/orders/items/1/status","value":"Ready to ship"}]`), d(`"record":["SO-1002"]`))},
+		{"patch-add-and-remove-records", seq(m, st,
+			patchReq(`[{"op":"add","path":"/orders/items/-","value":{"number":"SO-2000","status":"Ready to ship","customer":{"name":"New Buyer","email":"new.buyer@example.com","phone":"+44 20 7946 9999","address":{"street":"1 Secret Lane"}},"internalNote":"never declared","totals":{"grand":10}}},{"op":"remove","path":"/orders/items/0"}]`),
+			d(`"offset":40`), d(`"record":["SO-1001"]`))},
+		{"patch-undeclared-keeps-snapshot", seq(m, st, patchReq(`[{"op":"replace","path":"/session/token","value":"eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl"},{"op":"add","path":"/orders/items/2/internalNote","value":"x"}]`), d(`"limit":1`))},
+		{"patch-rejected-keeps-previous", seq(m, st,
+			patchReq(`[{"op":"replace","path":"/orders/items/1/status","value":"Shipped"},{"op":"replace","path":"/orders/items/999/status","value":"Shipped"}]`),
+			patchReq(`[{"op":"add","path":"/orders/items/1/status/deeper","value":1}]`),
+			patchReq(`[{"op":"test","path":"/orders/filter","value":"open"},{"op":"replace","path":"/orders/filter","value":"open"}]`),
+			patchReq(`[{"op":"replace","path":"orders/filter","value":"open"}]`),
+			patchReq(`{"op":"replace"}`),
+			d(`"record":["SO-1002"]`))},
+		{"patch-before-state", append([][]byte{loadReq(m)}, patchReq(`[]`))},
 		// Page identity.
 		{"page-omitted", seq(m.without(t, "/page"), st, d(`"limit":1`))},
 		{"page-omitted-without-identity", seq(m, st.without(t, "/router"), d(`"limit":1`))},
