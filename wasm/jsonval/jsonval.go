@@ -106,8 +106,11 @@ func (v *Value) IsInteger() bool {
 // Equal reports whether a and b are the same JSON value. Numbers compare by
 // value, objects by members regardless of order.
 func Equal(a, b *Value) bool {
+	if a == b {
+		return true // shared nodes: patched documents share what they did not touch
+	}
 	if a == nil || b == nil {
-		return a == b
+		return false
 	}
 	if a.Kind != b.Kind {
 		return false

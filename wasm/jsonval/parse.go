@@ -21,6 +21,23 @@ type parser struct {
 	data  []byte
 	pos   int
 	depth int
+	// Values are carved from slabs, and members gathered on shared stacks
+	// then copied out at their exact size: parsing a large state is mostly
+	// allocation, and this keeps it to a few large blocks.
+	slab  []Value
+	keys  []string
+	vals  []*Value
+	items []*Value
+}
+
+func (p *parser) alloc(v Value) *Value {
+	if len(p.slab) == 0 {
+		p.slab = make([]Value, 256)
+	}
+	n := &p.slab[0]
+	*n = v
+	p.slab = p.slab[1:]
+	return n
 }
 
 // Parse parses one JSON document. Whitespace may surround it; anything else
@@ -66,25 +83,25 @@ func (p *parser) value() (*Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Value{Kind: String, S: s}, nil
+		return p.alloc(Value{Kind: String, S: s}), nil
 	case c == 't':
-		return p.literal("true", &Value{Kind: Bool, B: true})
+		return p.literal("true", Value{Kind: Bool, B: true})
 	case c == 'f':
-		return p.literal("false", &Value{Kind: Bool})
+		return p.literal("false", Value{Kind: Bool})
 	case c == 'n':
-		return p.literal("null", &Value{Kind: Null})
+		return p.literal("null", Value{Kind: Null})
 	case c == '-' || (c >= '0' && c <= '9'):
 		return p.number()
 	}
 	return nil, p.fail("invalid character")
 }
 
-func (p *parser) literal(word string, v *Value) (*Value, error) {
+func (p *parser) literal(word string, v Value) (*Value, error) {
 	if len(p.data)-p.pos < len(word) || string(p.data[p.pos:p.pos+len(word)]) != word {
 		return nil, p.fail("invalid literal")
 	}
 	p.pos += len(word)
-	return v, nil
+	return p.alloc(v), nil
 }
 
 func (p *parser) enter() error {
@@ -100,13 +117,15 @@ func (p *parser) object() (*Value, error) {
 		return nil, err
 	}
 	p.pos++ // {
-	v := &Value{Kind: Object}
+	v := p.alloc(Value{Kind: Object})
 	p.skipSpace()
 	if p.pos < len(p.data) && p.data[p.pos] == '}' {
 		p.pos++
 		p.depth--
 		return v, nil
 	}
+	base := len(p.keys)
+	defer func() { p.keys, p.vals = p.keys[:base], p.vals[:base] }()
 	var seen map[string]struct{}
 	for {
 		p.skipSpace()
@@ -119,8 +138,8 @@ func (p *parser) object() (*Value, error) {
 			return nil, err
 		}
 		// Duplicate keys are rejected: parsers disagree on which one wins.
-		if len(v.Keys) < 16 {
-			for _, old := range v.Keys {
+		if mine := p.keys[base:]; len(mine) < 16 {
+			for _, old := range mine {
 				if old == k {
 					return nil, &SyntaxError{Offset: keyAt, Msg: "duplicate object key"}
 				}
@@ -128,7 +147,7 @@ func (p *parser) object() (*Value, error) {
 		} else {
 			if seen == nil {
 				seen = make(map[string]struct{}, 32)
-				for _, old := range v.Keys {
+				for _, old := range mine {
 					seen[old] = struct{}{}
 				}
 			}
@@ -147,8 +166,8 @@ func (p *parser) object() (*Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		v.Keys = append(v.Keys, k)
-		v.Vals = append(v.Vals, val)
+		p.keys = append(p.keys, k)
+		p.vals = append(p.vals, val)
 		p.skipSpace()
 		if p.pos >= len(p.data) {
 			return nil, p.fail("unexpected end of JSON input")
@@ -160,6 +179,8 @@ func (p *parser) object() (*Value, error) {
 		if p.data[p.pos] == '}' {
 			p.pos++
 			p.depth--
+			v.Keys = append([]string(nil), p.keys[base:]...)
+			v.Vals = append([]*Value(nil), p.vals[base:]...)
 			return v, nil
 		}
 		return nil, p.fail("expected ',' or '}' in object")
@@ -171,20 +192,22 @@ func (p *parser) array() (*Value, error) {
 		return nil, err
 	}
 	p.pos++ // [
-	v := &Value{Kind: Array}
+	v := p.alloc(Value{Kind: Array})
 	p.skipSpace()
 	if p.pos < len(p.data) && p.data[p.pos] == ']' {
 		p.pos++
 		p.depth--
 		return v, nil
 	}
+	base := len(p.items)
+	defer func() { p.items = p.items[:base] }()
 	for {
 		p.skipSpace()
 		item, err := p.value()
 		if err != nil {
 			return nil, err
 		}
-		v.Items = append(v.Items, item)
+		p.items = append(p.items, item)
 		p.skipSpace()
 		if p.pos >= len(p.data) {
 			return nil, p.fail("unexpected end of JSON input")
@@ -196,6 +219,7 @@ func (p *parser) array() (*Value, error) {
 		if p.data[p.pos] == ']' {
 			p.pos++
 			p.depth--
+			v.Items = append([]*Value(nil), p.items[base:]...)
 			return v, nil
 		}
 		return nil, p.fail("expected ',' or ']' in array")
@@ -236,7 +260,7 @@ func (p *parser) number() (*Value, error) {
 			return nil, p.fail("invalid number")
 		}
 	}
-	return &Value{Kind: Number, S: string(d[start:p.pos])}, nil
+	return p.alloc(Value{Kind: Number, S: string(d[start:p.pos])}), nil
 }
 
 // str parses a string starting at the opening quote.

@@ -45,14 +45,26 @@ type Snapshot struct {
 	Warnings []string
 
 	base *base // request-independent parts, projected on first describe
+
+	// Per collection: the array and the checked id of each item ("" when
+	// invalid), for Build to reuse.
+	arrays  []*jsonval.Value
+	itemIDs [][]string
 }
 
-// Build computes the snapshot of a declared state (see Plan.Prune).
-func Build(plan *manifest.Plan, root *jsonval.Value) *Snapshot {
+// Build computes the snapshot of a declared state (see Plan.Prune). prev,
+// when not nil, is an earlier snapshot of the same plan: items it shares with
+// root (a patched state shares every node it did not touch) reuse its id
+// checks, so a one-record change does not re-validate every id.
+func Build(plan *manifest.Plan, root *jsonval.Value, prev *Snapshot) *Snapshot {
 	if root == nil {
 		root = jsonval.NewObject()
 	}
-	s := &Snapshot{Plan: plan, Root: root, Active: activeRegions(plan, root), ByID: map[string]int{}, Warnings: []string{}}
+	s := &Snapshot{Plan: plan, Root: root, Active: activeRegions(plan, root), ByID: map[string]int{}, Warnings: []string{},
+		itemIDs: make([][]string, len(plan.Collections)), arrays: make([]*jsonval.Value, len(plan.Collections))}
+	if prev != nil && prev.Plan != plan {
+		prev = nil
+	}
 	for ci := range plan.Collections {
 		col := &plan.Collections[ci]
 		if !s.Active[col.Region] {
@@ -66,13 +78,27 @@ func Build(plan *manifest.Plan, root *jsonval.Value) *Snapshot {
 			s.Warnings = append(s.Warnings, col.From.String()+": expected an array; the collection is treated as empty")
 			continue
 		}
-		for _, item := range arr.Items {
+		var prevArr *jsonval.Value
+		var prevIDs []string
+		if prev != nil {
+			prevArr, prevIDs = prev.arrays[ci], prev.itemIDs[ci]
+		}
+		ids := make([]string, len(arr.Items))
+		s.arrays[ci], s.itemIDs[ci] = arr, ids
+		for i, item := range arr.Items {
 			s.Total++
-			id, ok := RecordID(col.ID.Resolve(item))
+			id, ok := "", false
+			if prevArr != nil && i < len(prevArr.Items) && prevArr.Items[i] == item {
+				id = prevIDs[i]
+				ok = id != ""
+			} else {
+				id, ok = RecordID(col.ID.Resolve(item))
+			}
 			if !ok {
 				s.Skipped++
 				continue
 			}
+			ids[i] = id
 			if _, dup := s.ByID[id]; dup {
 				s.Skipped++
 				continue

@@ -183,7 +183,7 @@ func (s *Session) observe(v *jsonval.Value) ([]byte, *wire.Error) {
 		return wire.Encode(&wire.Observed{Snapshot: s.id, Changed: false, RecordsTotal: s.snap.Total,
 			Skipped: s.snap.Skipped, Warnings: s.snap.Warnings}), nil
 	}
-	snap := project.Build(s.plan, declared)
+	snap := project.Build(s.plan, declared, s.snap)
 	if s.snap != nil && s.plan.SessionScope != nil &&
 		!jsonval.Equal(s.plan.SessionScope.Resolve(s.snap.Root), s.plan.SessionScope.Resolve(declared)) {
 		// A new tenant, account or user: tokens of the old scope stop resolving.
