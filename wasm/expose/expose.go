@@ -31,12 +31,14 @@ const (
 // HMAC-SHA256 of the value. The Keyer remembers the tokens it handed out so
 // that prepare can resolve them for the app's handler, and only those.
 type Keyer struct {
-	key  []byte
-	seen map[string]*jsonval.Value
+	key []byte
+	// seen and older are two generations of handed-out tokens: when seen
+	// fills up it becomes older, so recent tokens always resolve.
+	seen, older map[string]*jsonval.Value
 }
 
-// MaxTokens bounds how many handed-out tokens a Keyer remembers; past it the
-// memory starts afresh (older tokens then no longer resolve).
+// MaxTokens bounds each of the two generations of handed-out tokens a Keyer
+// remembers; a token stops resolving once two newer generations filled up.
 const MaxTokens = 1 << 17
 
 // NewKeyer returns a Keyer for the session key.
@@ -54,7 +56,7 @@ func (k *Keyer) token(prefix string, v *jsonval.Value) string {
 	sum := m.Sum(nil)
 	t := prefix + tokenEncoding.EncodeToString(sum[:15])
 	if len(k.seen) >= MaxTokens {
-		k.seen = map[string]*jsonval.Value{}
+		k.older, k.seen = k.seen, map[string]*jsonval.Value{}
 	}
 	k.seen[t] = v
 	return t
@@ -68,17 +70,21 @@ func (k *Keyer) Placeholder(v *jsonval.Value) string { return k.token(Placeholde
 
 // Resolve returns the value behind a token this Keyer handed out.
 func (k *Keyer) Resolve(token string) (*jsonval.Value, bool) {
-	v, ok := k.seen[token]
+	if v, ok := k.seen[token]; ok {
+		return v, true
+	}
+	v, ok := k.older[token]
 	return v, ok
 }
 
 // Forget drops every remembered token, as when the session scope changes.
-func (k *Keyer) Forget() { k.seen = map[string]*jsonval.Value{} }
+func (k *Keyer) Forget() { k.seen, k.older = map[string]*jsonval.Value{}, nil }
 
 // Mask returns a shape-preserving mask of s: an e-mail keeps its first
 // character and its domain ("l***@example.com"), a number-like value keeps its
 // last four digits ("•••• 4242"), anything else becomes "•••".
 func Mask(s string) string {
+	s = Clean(s)
 	if at := strings.LastIndexByte(s, '@'); at > 0 && at < len(s)-1 && !strings.ContainsAny(s, " \t\n") {
 		r, _ := utf8.DecodeRuneInString(s)
 		return string(r) + "***@" + cleanDomain(s[at+1:])
@@ -100,49 +106,64 @@ func Mask(s string) string {
 	return "•••• " + string(digits[len(digits)-4:])
 }
 
+// cleanDomain keeps a domain that looks like one: letters, digits, dots and
+// hyphens, at most 64 bytes. Anything else after an "@" is not an e-mail
+// address, and showing it could show a secret (a URL's host and path).
 func cleanDomain(d string) string {
-	if len(d) > 64 || !utf8.ValidString(d) {
+	if len(d) > 64 || !strings.Contains(d, ".") {
 		return "•••"
 	}
-	return Clean(d)
+	for i := 0; i < len(d); i++ {
+		c := d[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '-') {
+			return "•••"
+		}
+	}
+	return d
 }
 
-// Clean removes characters that change how text reads without being seen:
-// bidirectional overrides and isolates, zero-width characters and the byte
-// order mark. Other control characters stay and are escaped by the JSON
-// encoder.
+// Clean removes characters that change how text reads without being seen,
+// or that terminals and renderers treat as controls: DEL and the C1
+// controls, bidirectional embeddings, overrides, isolates and marks,
+// zero-width characters, invisible operators, the Arabic letter mark, the
+// Mongolian vowel separator, the byte order mark and the tag characters.
+// C0 controls stay and are escaped by the JSON encoders.
 func Clean(s string) string {
 	i := 0
 	for ; i < len(s); i++ {
-		if s[i] >= 0xe2 { // all removed runes encode starting 0xe2 or 0xef
+		if s[i] >= 0x7f {
 			break
 		}
 	}
 	if i == len(s) {
-		return s
+		return s // plain ASCII: the common case costs one scan
 	}
 	var b strings.Builder
 	b.Grow(len(s))
-	for _, r := range s {
-		if invisible(r) {
-			continue
+	b.WriteString(s[:i])
+	for _, r := range s[i:] {
+		if !invisible(r) {
+			b.WriteRune(r)
 		}
-		b.WriteRune(r)
 	}
 	return b.String()
 }
 
 func invisible(r rune) bool {
 	switch {
+	case r >= 0x7f && r <= 0x9f: // DEL, C1 controls
+		return true
+	case r == 0x061c || r == 0x180e: // Arabic letter mark, Mongolian vowel separator
+		return true
 	case r >= 0x200b && r <= 0x200f: // zero-width space/joiners, LRM, RLM
 		return true
 	case r >= 0x202a && r <= 0x202e: // bidi embeddings and overrides
 		return true
-	case r >= 0x2060 && r <= 0x2064: // word joiner, invisible operators
-		return true
-	case r >= 0x2066 && r <= 0x2069: // bidi isolates
+	case r >= 0x2060 && r <= 0x206f: // word joiner, invisible operators, bidi isolates, deprecated format
 		return true
 	case r == 0xfeff: // byte order mark, zero-width no-break space
+		return true
+	case r >= 0xe0000 && r <= 0xe007f: // tag characters
 		return true
 	}
 	return false

@@ -44,26 +44,25 @@ type Value struct {
 	Keys []string
 	Vals []*Value
 
-	index map[string]int // built lazily for large objects
+	index map[string]int // key positions of large objects, built by Parse
 }
+
+// indexMin is the member count from which Parse indexes an object's keys.
+// Get never writes, so parsed values are safe to share between goroutines.
+const indexMin = 16
 
 // Get returns the member named key of an Object, or nil.
 func (v *Value) Get(key string) *Value {
 	if v == nil || v.Kind != Object {
 		return nil
 	}
-	if len(v.Keys) > 16 {
-		if v.index == nil {
-			idx := make(map[string]int, len(v.Keys))
-			for i, k := range v.Keys {
-				idx[k] = i
-			}
-			v.index = idx
-		}
-		if i, ok := v.index[key]; ok {
+	if v.index != nil {
+		// The index is a hint: code that edits Keys directly (a patch on a
+		// copied node) may have moved members, so a position is checked
+		// and a miss falls back to the scan below.
+		if i, ok := v.index[key]; ok && i < len(v.Keys) && v.Keys[i] == key {
 			return v.Vals[i]
 		}
-		return nil
 	}
 	for i, k := range v.Keys {
 		if k == key {
@@ -172,5 +171,10 @@ func (v *Value) Set(key string, val *Value) {
 	v.Vals = append(v.Vals, val)
 	if v.index != nil {
 		v.index[key] = len(v.Keys) - 1
+	} else if len(v.Keys) > indexMin {
+		v.index = make(map[string]int, len(v.Keys))
+		for i, k := range v.Keys {
+			v.index[k] = i
+		}
 	}
 }

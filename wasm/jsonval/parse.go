@@ -181,6 +181,12 @@ func (p *parser) object() (*Value, error) {
 			p.depth--
 			v.Keys = append([]string(nil), p.keys[base:]...)
 			v.Vals = append([]*Value(nil), p.vals[base:]...)
+			if seen != nil {
+				v.index = make(map[string]int, len(v.Keys))
+				for i, k := range v.Keys {
+					v.index[k] = i
+				}
+			}
 			return v, nil
 		}
 		return nil, p.fail("expected ',' or '}' in object")

@@ -253,21 +253,28 @@ func (t *readTree) prune(v *jsonval.Value) *jsonval.Value {
 // operation whose path is not declared is dropped (it cannot change the
 // declared state), and the value of an add, replace or test is pruned to
 // what is declared below its path. Operations it cannot read are kept as
-// they are, for the patch applier to reject.
-func (p *Plan) PrunePatch(ops *jsonval.Value) *jsonval.Value {
+// they are, for the patch applier to reject. orig maps each kept operation
+// to its index in ops, so errors can name the caller's operation. Move and
+// copy take values from inside the document and are kept; a caller
+// applying them must prune the result (NeedsPrune).
+func (p *Plan) PrunePatch(ops *jsonval.Value) (out *jsonval.Value, orig []int) {
 	if ops == nil || ops.Kind != jsonval.Array {
-		return ops
+		return ops, nil
 	}
-	out := &jsonval.Value{Kind: jsonval.Array, Items: make([]*jsonval.Value, 0, len(ops.Items))}
-	for _, op := range ops.Items {
+	out = &jsonval.Value{Kind: jsonval.Array, Items: make([]*jsonval.Value, 0, len(ops.Items))}
+	keep := func(i int, op *jsonval.Value) {
+		out.Items = append(out.Items, op)
+		orig = append(orig, i)
+	}
+	for i, op := range ops.Items {
 		path := op.Get("path")
 		if path == nil || path.Kind != jsonval.String || op.Get("from") != nil {
-			out.Items = append(out.Items, op)
+			keep(i, op)
 			continue
 		}
 		ptr, err := jsonval.ParsePointer(path.S)
 		if err != nil {
-			out.Items = append(out.Items, op)
+			keep(i, op)
 			continue
 		}
 		node := p.reads.at(ptr)
@@ -276,7 +283,7 @@ func (p *Plan) PrunePatch(ops *jsonval.Value) *jsonval.Value {
 		}
 		val := op.Get("value")
 		if val == nil {
-			out.Items = append(out.Items, op)
+			keep(i, op)
 			continue
 		}
 		pv := node.prune(val)
@@ -287,14 +294,28 @@ func (p *Plan) PrunePatch(ops *jsonval.Value) *jsonval.Value {
 			}
 		}
 		cp := &jsonval.Value{Kind: jsonval.Object, Keys: op.Keys, Vals: append([]*jsonval.Value(nil), op.Vals...)}
-		for i, k := range cp.Keys {
+		for j, k := range cp.Keys {
 			if k == "value" {
-				cp.Vals[i] = pv
+				cp.Vals[j] = pv
 			}
 		}
-		out.Items = append(out.Items, cp)
+		keep(i, cp)
 	}
-	return out
+	return out, orig
+}
+
+// NeedsPrune reports whether a patch holds a move or copy, whose values come
+// from inside the document: its result must be pruned again.
+func NeedsPrune(ops *jsonval.Value) bool {
+	if ops == nil || ops.Kind != jsonval.Array {
+		return false
+	}
+	for _, op := range ops.Items {
+		if op.Get("from") != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // at returns the read node that governs ptr, or nil when nothing at or below

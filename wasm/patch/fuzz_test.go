@@ -50,10 +50,9 @@ func FuzzApply(f *testing.F) {
 		}
 		// Patching the result again must not disturb it either.
 		again := jsonval.Marshal(got)
-		if _, err := Apply(got, ops); err == nil || err != nil {
-			if !bytes.Equal(jsonval.Marshal(got), again) {
-				t.Fatal("result changed by a second patch")
-			}
+		_, _ = Apply(got, ops)
+		if !bytes.Equal(jsonval.Marshal(got), again) {
+			t.Fatal("result changed by a second patch")
 		}
 	})
 }

@@ -98,7 +98,7 @@ func Apply(doc *jsonval.Value, ops *jsonval.Value) (*jsonval.Value, error) {
 
 func parseOp(i int, v *jsonval.Value) (op, *Error) {
 	var o op
-	if v.Kind != jsonval.Object {
+	if v == nil || v.Kind != jsonval.Object {
 		return o, &Error{Index: i, Msg: "an operation must be an object"}
 	}
 	name := v.Get("op")

@@ -36,7 +36,7 @@ func ParseRequest(v *jsonval.Value, lim *wire.Limits) (Request, *wire.Error) {
 		case "record":
 			record = v.Vals[i]
 		default:
-			return req, wire.Errorf(wire.CodeInvalidRequest, k, "unknown describe parameter "+strconv.Quote(k)+"; describe takes offset, limit or record")
+			return req, UnknownParam("describe", k, "offset, limit or record")
 		}
 	}
 	if record != nil {
@@ -220,29 +220,14 @@ func (s *Snapshot) feedback() ([]wire.Feedback, int) {
 		if len(out) >= lim.MaxFeedback {
 			continue
 		}
-		fb := wire.Feedback{Level: "info", Source: "app"}
-		if f.Level != nil {
-			fb.Level = oneOf(f.Level.Resolve(it), levels, "info")
-		}
-		if f.Source != nil {
-			fb.Source = oneOf(f.Source.Resolve(it), sources, "unknown")
-		}
-		if expose.IsCredential(t.S) {
-			fb.Text, fb.Redacted = expose.Redacted, true
-		} else {
-			text, n, cut := expose.Truncate(expose.Clean(t.S), lim.MaxFieldChars)
-			fb.Text = text
-			if cut {
-				fb.Truncated = n
-			}
-		}
+		fb := feedbackItem(f, it, lim.MaxFieldChars)
 		out = append(out, fb)
 	}
 	return out, total
 }
 
 // Describe answers a checked request from the snapshot named id.
-func (s *Snapshot) Describe(id string, req Request, k *expose.Keyer) ([]byte, *wire.Error) {
+func (s *Snapshot) Describe(id string, req Request, k *expose.Keyer, st *Stats) ([]byte, *wire.Error) {
 	b := s.getBase()
 	lim := s.limits()
 	ctx := wire.Context{
@@ -283,7 +268,11 @@ func (s *Snapshot) Describe(id string, req Request, k *expose.Keyer) ([]byte, *w
 		ctx.Records[i] = s.record(r, k)
 	}
 	resp := wire.Describe{Snapshot: id, Limits: *lim, Capabilities: b.caps, Context: ctx}
-	return fit(&resp, recs, req, s)
+	out, err := fit(&resp, recs, req, s)
+	if err == nil {
+		*st = statsOf(resp.Context.Records, len(resp.Context.RecordIds))
+	}
+	return out, err
 }
 
 func (s *Snapshot) record(r *Rec, k *expose.Keyer) wire.Record {
@@ -311,4 +300,42 @@ func (s *Snapshot) unavailable(recs []*Rec) []wire.Unavailable {
 		}
 	}
 	return out
+}
+
+// UnknownParam reports a parameter the operation does not take. The name is
+// the caller's text: it is quoted only when short and plain.
+func UnknownParam(op, name, takes string) *wire.Error {
+	if len(name) > 64 || expose.Clean(name) != name || expose.IsCredential(name) {
+		return wire.Errorf(wire.CodeInvalidRequest, "", op+" got an unknown parameter; "+op+" takes "+takes)
+	}
+	return wire.Errorf(wire.CodeInvalidRequest, name, "unknown "+op+" parameter "+strconv.Quote(name)+"; "+op+" takes "+takes)
+}
+
+// Stats summarise a response for the audit log: counts and field names,
+// never values.
+type Stats struct {
+	Records   int      // records returned (describe) or changed (after)
+	Ids       int      // record ids returned, or added and removed
+	Fields    []string // names of the fields returned, in manifest order
+	Redacted  int      // values the credential net replaced
+	Truncated int      // values cut at their limit
+}
+
+func statsOf(recs []wire.Record, ids int) Stats {
+	st := Stats{Records: len(recs), Ids: ids}
+	for i := range recs {
+		r := &recs[i]
+		st.Redacted += len(r.Redacted)
+		st.Truncated += len(r.Truncated)
+	next:
+		for _, f := range r.Fields {
+			for _, have := range st.Fields {
+				if have == f.Key {
+					continue next
+				}
+			}
+			st.Fields = append(st.Fields, f.Key)
+		}
+	}
+	return st
 }

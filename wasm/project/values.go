@@ -112,7 +112,11 @@ func field(rec *wire.Record, f *manifest.Field, v *jsonval.Value, maxChars int, 
 	switch f.Expose {
 	case manifest.Mask:
 		text := "•••"
-		if v.Kind == jsonval.String || v.Kind == jsonval.Number {
+		switch {
+		case v.Kind == jsonval.String && expose.IsCredential(v.S):
+			text = expose.Redacted
+			rec.Redacted = append(rec.Redacted, f.Name)
+		case v.Kind == jsonval.String || v.Kind == jsonval.Number:
 			text = expose.Mask(v.S)
 		}
 		out = jsonval.AppendString(nil, text)

@@ -15,14 +15,13 @@ type auditLog struct {
 	dropped int
 }
 
-// record notes one operation. It keeps the operation, the snapshot, byte
-// sizes and the error code, never a value: the response is only inspected
-// for its error code.
-func (a *auditLog) record(op, snapshot string, in, out int, resp []byte) {
-	if op == "audit" {
+// record notes one operation: the operation, the snapshot, counts, field
+// and capability names (the manifest's), byte sizes and the error code,
+// never a value. The response is only inspected for its error code.
+func (a *auditLog) record(ev wire.AuditEvent, resp []byte) {
+	if ev.Op == "audit" {
 		return
 	}
-	ev := wire.AuditEvent{Op: op, Snapshot: snapshot, BytesIn: in, BytesOut: out}
 	if bytes.HasPrefix(resp, []byte(`{"error":{"code":"`)) {
 		rest := resp[len(`{"error":{"code":"`):]
 		if i := bytes.IndexByte(rest, '"'); i > 0 {

@@ -41,6 +41,7 @@ type Session struct {
 	// history holds the latest snapshots, so after and prepare can compare
 	// with what an agent saw without the caller sending it again.
 	history history
+	ev      wire.AuditEvent // the current operation's audit details
 }
 
 // New returns an empty session: nothing loaded.
@@ -54,7 +55,9 @@ func (s *Session) Call(req []byte) (out []byte) {
 		if r := recover(); r != nil {
 			out = errorJSON(wire.Errorf(CodeInternal, "", "internal error in operation "+strconv.Quote(op)+"; nothing was changed"))
 		}
-		s.audit.record(op, s.id, len(req), len(out), out)
+		s.ev.Op, s.ev.Snapshot, s.ev.BytesIn, s.ev.BytesOut = op, s.id, len(req), len(out)
+		s.audit.record(s.ev, out)
+		s.ev = wire.AuditEvent{}
 	}()
 	if len(req) > MaxRequestBytes {
 		return errorJSON(wire.Errorf(wire.CodeStateTooLarge, "", "the request exceeds "+strconv.Itoa(MaxRequestBytes)+" bytes"))
@@ -76,6 +79,10 @@ func (s *Session) Call(req []byte) (out []byte) {
 		resp, e = s.observe(v)
 	case "describe":
 		resp, e = s.describe(v)
+	case "prepare":
+		resp, e = s.prepare(v)
+	case "after":
+		resp, e = s.after(v)
 	case "audit":
 		resp, e = s.audit.drain(), nil
 	case "version":
@@ -83,7 +90,7 @@ func (s *Session) Call(req []byte) (out []byte) {
 			Limits: manifest.HardMax, MaxState: MaxRequestBytes})
 	default:
 		op = "unknown"
-		e = wire.Errorf(wire.CodeInvalidRequest, "op", "unknown operation; ops are load, observe, describe, audit, version")
+		e = wire.Errorf(wire.CodeInvalidRequest, "op", "unknown operation; ops are load, observe, describe, prepare, after, audit, version")
 	}
 	if e != nil {
 		return errorJSON(e)
@@ -96,6 +103,9 @@ const CodeInternal = "internal_error"
 
 func errorJSON(e *wire.Error) []byte {
 	e.Message = scrub(e.Message)
+	if expose.IsCredential(e.Param) {
+		e.Param = ""
+	}
 	return wire.Encode(&wire.ErrorResponse{Error: e})
 }
 
@@ -111,7 +121,7 @@ func scrub(msg string) string {
 func (s *Session) load(v *jsonval.Value) ([]byte, *wire.Error) {
 	for _, k := range v.Keys {
 		if k != "op" && k != "manifest" && k != "key" {
-			return nil, wire.Errorf(wire.CodeInvalidRequest, k, "unknown load parameter "+strconv.Quote(k)+"; load takes manifest and key")
+			return nil, project.UnknownParam("load", k, "manifest and key")
 		}
 	}
 	m := v.Get("manifest")
@@ -145,7 +155,7 @@ func (s *Session) observe(v *jsonval.Value) ([]byte, *wire.Error) {
 	}
 	for _, k := range v.Keys {
 		if k != "op" && k != "state" && k != "patch" {
-			return nil, wire.Errorf(wire.CodeInvalidRequest, k, "unknown observe parameter "+strconv.Quote(k)+"; observe takes state or patch")
+			return nil, project.UnknownParam("observe", k, "state or patch")
 		}
 	}
 	st, ops := v.Get("state"), v.Get("patch")
@@ -157,13 +167,23 @@ func (s *Session) observe(v *jsonval.Value) ([]byte, *wire.Error) {
 		if s.snap == nil {
 			return nil, wire.Errorf(wire.CodeInvalidState, "patch", "a patch needs a previous state: observe a full state first")
 		}
-		next, err := patch.Apply(s.snap.Root, s.plan.PrunePatch(ops))
+		pruned, orig := s.plan.PrunePatch(ops)
+		next, err := patch.Apply(s.snap.Root, pruned)
 		if err != nil {
 			param := "patch"
 			if pe, ok := err.(*patch.Error); ok {
+				if pe.Index >= 0 && pe.Index < len(orig) {
+					pe.Index = orig[pe.Index] // name the caller's operation
+				}
 				param = pe.Param()
 			}
 			return nil, wire.Errorf(wire.CodeInvalidState, param, "the patch does not apply: "+err.Error()+"; the previous state stays in force")
+		}
+		if manifest.NeedsPrune(ops) {
+			next = s.plan.Prune(next)
+			if next == nil {
+				next = jsonval.NewObject()
+			}
 		}
 		if next.Kind != jsonval.Object {
 			return nil, wire.Errorf(wire.CodeInvalidState, "patch", "the patch would make the state something other than an object")
@@ -191,6 +211,7 @@ func (s *Session) observe(v *jsonval.Value) ([]byte, *wire.Error) {
 	}
 	s.seq++
 	s.snap, s.id = snap, "s"+strconv.Itoa(s.seq)
+	s.ev.Records = snap.Total
 	s.history.add(s.id, snap)
 	return wire.Encode(&wire.Observed{Snapshot: s.id, Changed: true, RecordsTotal: snap.Total,
 		Skipped: snap.Skipped, Warnings: snap.Warnings}), nil
@@ -207,5 +228,13 @@ func (s *Session) describe(v *jsonval.Value) ([]byte, *wire.Error) {
 	if e != nil {
 		return nil, e
 	}
-	return s.snap.Describe(s.id, req, s.keyer)
+	var st project.Stats
+	out, e := s.snap.Describe(s.id, req, s.keyer, &st)
+	s.audited(st)
+	return out, e
+}
+
+// audited adds a response summary to the current audit event.
+func (s *Session) audited(st project.Stats) {
+	s.ev.Records, s.ev.Ids, s.ev.Fields, s.ev.Redacted, s.ev.Truncated = st.Records, st.Ids, st.Fields, st.Redacted, st.Truncated
 }

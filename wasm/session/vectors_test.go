@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/pinholectx/pinhole/wasm/expose"
 	"github.com/pinholectx/pinhole/wasm/jsonval"
 	"github.com/pinholectx/pinhole/wasm/session"
 )
@@ -207,6 +209,30 @@ func observeReq(s doc) []byte { return []byte(`{"op":"observe","state":` + s.jso
 
 func patchReq(ops string) []byte { return []byte(`{"op":"observe","patch":` + ops + `}`) }
 
+func prepareReq(params string) []byte { return []byte(`{"op":"prepare",` + params + `}`) }
+
+func afterReq(since string) []byte { return []byte(`{"op":"after","since":"` + since + `"}`) }
+
+// ph and al are the tokens the session key gives a value (JSON text), so
+// vectors can hand back what an agent was shown.
+func ph(t *testing.T, value string) string {
+	return expose.NewKeyer([]byte(key)).Placeholder(parse(t, value))
+}
+
+func al(t *testing.T, value string) string {
+	return expose.NewKeyer([]byte(key)).Alias(parse(t, value))
+}
+
+// allStatus returns the state's orders with every status set to status.
+func allStatus(t *testing.T, st doc, status string) string {
+	items := st.v.Get("orders").Get("items")
+	d := doc{items}
+	for i := range items.Items {
+		d = d.with(t, "/"+strconv.Itoa(i)+"/status", strconv.Quote(status))
+	}
+	return d.json()
+}
+
 func describeReq(params string) []byte {
 	if params == "" {
 		return []byte(`{"op":"describe"}`)
@@ -239,6 +265,9 @@ func vectors(t *testing.T) []vector {
 		return [][]byte{loadReq(m.with(t, path, val))}
 	}
 	longName := strings.Repeat("Ana Maria Lovelace-Haddad ", 8) // 208 characters
+	// mc adds a capability whose input takes protected values back.
+	mc := m.with(t, "/capabilities/4", `{"name":"order.charge","description":"Charge the order's card again","scope":"record","region":"orders",
+		"input":{"type":"object","properties":{"card":{"type":"string"},"phone":{"type":"string"},"amount":{"type":"number","minimum":0.01,"maximum":1000}},"required":["amount"],"additionalProperties":false}}`)
 	vs := []vector{
 		// Windows and selection.
 		{"describe-default", seq(m, st, d(""))},
@@ -299,6 +328,46 @@ func vectors(t *testing.T) []vector {
 			patchReq(`{"op":"replace"}`),
 			d(`"record":["SO-1002"]`))},
 		{"patch-before-state", append([][]byte{loadReq(m)}, patchReq(`[]`))},
+		// prepare: checks and execute-time resolution.
+		{"prepare-resolves-placeholder-and-alias", seq(mc, st, d(`"record":["SO-1001"]`),
+			prepareReq(`"capability":"order.charge","record":"SO-1001","snapshot":"s1","input":{"card":{"$placeholder":"`+ph(t, `"4111 1111 1111 1000"`)+`"},"phone":"`+al(t, `"+44 20 7946 1000"`)+`","amount":12.5}`),
+			[]byte(`{"op":"audit"}`))},
+		{"prepare-errors", seq(mc, st, d(`"record":["SO-1001","SO-1002"]`),
+			prepareReq(`"capability":"order.fly","record":"SO-1001"`),
+			prepareReq(`"capability":"order.refund","input":{"amount":1}`),
+			prepareReq(`"capability":"order.ship","record":"SO-1002","input":{"carrier":"ups"}`),
+			prepareReq(`"capability":"order.ship","record":"SO-9999","input":{"carrier":"ups"}`),
+			prepareReq(`"capability":"order.ship","input":{"carrier":"ups"}`),
+			prepareReq(`"capability":"orders.export","record":"SO-1001"`),
+			prepareReq(`"capability":"order.ship","record":"SO-1001","input":{"carrier":"fedex"}`),
+			prepareReq(`"capability":"order.ship","record":"SO-1001","input":{}`),
+			prepareReq(`"capability":"order.ship","record":"SO-1001","input":{"carrier":"ups","note":"extra"}`),
+			prepareReq(`"capability":"order.ship","record":"SO-1001","input":{"carrier":7}`),
+			prepareReq(`"capability":"order.charge","record":"SO-1001","input":{"card":{"$placeholder":"ph_notatokenthemoduleeverhanded"},"amount":1}`),
+			prepareReq(`"capability":"order.charge","record":"SO-1001","input":{"amount":0}`),
+			prepareReq(`"capability":"order.ship","record":"SO-1001","input":{"carrier":"ups"},"colour":"red"`),
+			prepareReq(`"capability":"order.ship","record":"SO-1001","input":{"carrier":"ups"},"snapshot":"s99"`))},
+		{"prepare-stale-snapshot", seq(mc, st, d(`"limit":2`),
+			patchReq(`[{"op":"replace","path":"/orders/items/1/status","value":"Shipped"}]`),
+			prepareReq(`"capability":"order.ship","record":"SO-1001","snapshot":"s1","input":{"carrier":"dhl"}`),
+			patchReq(`[{"op":"replace","path":"/orders/items/0/customer/name","value":"Lena Zhou-Berg"}]`),
+			prepareReq(`"capability":"order.ship","record":"SO-1001","snapshot":"s1","input":{"carrier":"dhl"}`),
+			prepareReq(`"capability":"order.ship","record":"SO-1001","snapshot":"s3","input":{"carrier":"dhl"}`),
+			patchReq(`[{"op":"replace","path":"/session/role","value":"manager"}]`),
+			prepareReq(`"capability":"orders.export","snapshot":"s3"`))},
+		// after: observations since a snapshot.
+		{"after-ship-one-order", seq(m, st, d(`"limit":2`),
+			patchReq(`[{"op":"replace","path":"/orders/items/0/status","value":"Shipped"},{"op":"add","path":"/ui/toasts/-","value":{"message":"Order SO-1001 shipped","kind":"success","origin":"app"}}]`),
+			afterReq("s1"), afterReq("s2"))},
+		{"after-modal-opens", seq(m, st, patchReq(`[{"op":"replace","path":"/ui/detailOpen","value":true},{"op":"replace","path":"/ui/selected","value":"SO-1002"}]`), afterReq("s1"))},
+		{"after-navigation", seq(m, st, patchReq(`[{"op":"replace","path":"/router/path","value":"/orders/archive"},{"op":"replace","path":"/router/title","value":"Archive"}]`), afterReq("s1"))},
+		{"after-filter-changes-records", seq(m, st, patchReq(`[{"op":"replace","path":"/orders/filter","value":"ready"},{"op":"remove","path":"/orders/items/1"},{"op":"remove","path":"/orders/items/1"}]`), afterReq("s1"))},
+		{"after-reorder", seq(m, st, patchReq(`[{"op":"move","from":"/orders/items/0","path":"/orders/items/5"}]`),
+			patchReq(`[{"op":"remove","path":"/orders/items/0"},{"op":"add","path":"/orders/items/3","value":{"number":"SO-1001","status":"Ready to ship"}}]`), afterReq("s1"))},
+		{"after-scope-changes", seq(m, st, patchReq(`[{"op":"replace","path":"/session/tenant","value":"other-shop"}]`), afterReq("s1"))},
+		{"after-availability-broad", seq(m, st, patchReq(`[{"op":"replace","path":"/session/role","value":"manager"},{"op":"replace","path":"/orders/items/0/status","value":"Shipped"},{"op":"replace","path":"/orders/items/1/status","value":"Ready to ship"},{"op":"replace","path":"/orders/items/2/status","value":"Ready to ship"},{"op":"replace","path":"/orders/items/3/status","value":"Ready to ship"},{"op":"replace","path":"/orders/items/5/status","value":"Ready to ship"}]`), afterReq("s1"))},
+		{"after-insufficient", seq(m.with(t, "/limits/maxResponseBytes", `4096`), st, observeReq(st.with(t, "/orders/items", allStatus(t, st, "Shipped"))), afterReq("s1"))},
+		{"after-stale", seq(m, st, afterReq("s0"), afterReq("s9"), []byte(`{"op":"after"}`), []byte(`{"op":"after","since":"s1","x":1}`))},
 		// Page identity.
 		{"page-omitted", seq(m.without(t, "/page"), st, d(`"limit":1`))},
 		{"page-omitted-without-identity", seq(m, st.without(t, "/router"), d(`"limit":1`))},

@@ -7,15 +7,15 @@ package wire
 //
 //easyjson:json
 type After struct {
-	From           string           `json:"from"`
-	To             string           `json:"to"`
-	Records        AfterRecords     `json:"records"`
-	State          Members          `json:"state"`
-	StateTruncated Counts           `json:"stateTruncated,omitempty"`
+	From           string            `json:"from"`
+	To             string            `json:"to"`
+	Records        AfterRecords      `json:"records"`
+	State          Members           `json:"state"`
+	StateTruncated Counts            `json:"stateTruncated,omitempty"`
 	Capabilities   AfterCapabilities `json:"capabilities"`
-	Feedback       []Feedback       `json:"feedback"`
-	FeedbackTotal  int              `json:"feedbackTotal"`
-	Redescribe     Redescribe       `json:"redescribe"`
+	Feedback       []Feedback        `json:"feedback"`
+	FeedbackTotal  int               `json:"feedbackTotal"`
+	Redescribe     Redescribe        `json:"redescribe"`
 }
 
 // AfterRecords lists records whose projected fields changed (with only the

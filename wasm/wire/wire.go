@@ -179,11 +179,17 @@ type Version struct {
 //
 //easyjson:json
 type AuditEvent struct {
-	Op       string `json:"op"`
-	Snapshot string `json:"snapshot,omitempty"`
-	Error    string `json:"error,omitempty"`
-	BytesIn  int    `json:"bytesIn"`
-	BytesOut int    `json:"bytesOut"`
+	Op         string   `json:"op"`
+	Snapshot   string   `json:"snapshot,omitempty"`
+	Error      string   `json:"error,omitempty"`
+	Capability string   `json:"capability,omitempty"`
+	Records    int      `json:"records,omitempty"`
+	Ids        int      `json:"ids,omitempty"`
+	Fields     []string `json:"fields,omitempty"`
+	Redacted   int      `json:"redacted,omitempty"`
+	Truncated  int      `json:"truncated,omitempty"`
+	BytesIn    int      `json:"bytesIn"`
+	BytesOut   int      `json:"bytesOut"`
 }
 
 // Audit is the answer to audit: the events since the last drain.
@@ -192,4 +198,17 @@ type AuditEvent struct {
 type Audit struct {
 	Events  []AuditEvent `json:"events"`
 	Dropped int          `json:"dropped"`
+}
+
+// Prepared is the answer to prepare: the checked request with every
+// placeholder and alias in Input replaced by the real value. It is for the
+// application's handler only and must never be shown to an agent.
+//
+//easyjson:json
+type Prepared struct {
+	OK         bool   `json:"ok"`
+	Snapshot   string `json:"snapshot"`
+	Capability string `json:"capability"`
+	Record     string `json:"record,omitempty"`
+	Input      Raw    `json:"input"`
 }

@@ -884,7 +884,103 @@ func (v Reads) MarshalEasyJSON(w *jwriter.Writer) {
 func (v *Reads) UnmarshalEasyJSON(l *jlexer.Lexer) {
 	easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire8(l, v)
 }
-func easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire9(in *jlexer.Lexer, out *Page) {
+func easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire9(in *jlexer.Lexer, out *Prepared) {
+	isTopLevel := in.IsStart()
+	if in.IsNull() {
+		if isTopLevel {
+			in.Consumed()
+		}
+		in.Skip()
+		return
+	}
+	in.Delim('{')
+	for !in.IsDelim('}') {
+		key := in.UnsafeFieldName(false)
+		in.WantColon()
+		switch key {
+		case "ok":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.OK = bool(in.Bool())
+			}
+		case "snapshot":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Snapshot = string(in.String())
+			}
+		case "capability":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Capability = string(in.String())
+			}
+		case "record":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Record = string(in.String())
+			}
+		case "input":
+			if in.IsNull() {
+				in.Skip()
+				out.Input = nil
+			} else {
+				out.Input = in.Bytes()
+			}
+		default:
+			in.SkipRecursive()
+		}
+		in.WantComma()
+	}
+	in.Delim('}')
+	if isTopLevel {
+		in.Consumed()
+	}
+}
+func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire9(out *jwriter.Writer, in Prepared) {
+	out.RawByte('{')
+	first := true
+	_ = first
+	{
+		const prefix string = ",\"ok\":"
+		out.RawString(prefix[1:])
+		out.Bool(bool(in.OK))
+	}
+	{
+		const prefix string = ",\"snapshot\":"
+		out.RawString(prefix)
+		out.String(string(in.Snapshot))
+	}
+	{
+		const prefix string = ",\"capability\":"
+		out.RawString(prefix)
+		out.String(string(in.Capability))
+	}
+	if in.Record != "" {
+		const prefix string = ",\"record\":"
+		out.RawString(prefix)
+		out.String(string(in.Record))
+	}
+	{
+		const prefix string = ",\"input\":"
+		out.RawString(prefix)
+		(in.Input).MarshalEasyJSON(out)
+	}
+	out.RawByte('}')
+}
+
+// MarshalEasyJSON supports easyjson.Marshaler interface
+func (v Prepared) MarshalEasyJSON(w *jwriter.Writer) {
+	easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire9(w, v)
+}
+
+// UnmarshalEasyJSON supports easyjson.Unmarshaler interface
+func (v *Prepared) UnmarshalEasyJSON(l *jlexer.Lexer) {
+	easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire9(l, v)
+}
+func easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire10(in *jlexer.Lexer, out *Page) {
 	isTopLevel := in.IsStart()
 	if in.IsNull() {
 		if isTopLevel {
@@ -926,9 +1022,9 @@ func easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire9(in *jlexer.Lexer,
 					out.Params = (out.Params)[:0]
 				}
 				for !in.IsDelim(']') {
-					var v19 Member
-					easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire5(in, &v19)
-					out.Params = append(out.Params, v19)
+					var v20 Member
+					easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire5(in, &v20)
+					out.Params = append(out.Params, v20)
 					in.WantComma()
 				}
 				in.Delim(']')
@@ -943,7 +1039,7 @@ func easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire9(in *jlexer.Lexer,
 		in.Consumed()
 	}
 }
-func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire9(out *jwriter.Writer, in Page) {
+func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire10(out *jwriter.Writer, in Page) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -978,14 +1074,14 @@ func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire9(out *jwriter.Writ
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v Page) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire9(w, v)
+	easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire10(w, v)
 }
 
 // UnmarshalEasyJSON supports easyjson.Unmarshaler interface
 func (v *Page) UnmarshalEasyJSON(l *jlexer.Lexer) {
-	easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire9(l, v)
+	easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire10(l, v)
 }
-func easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire10(in *jlexer.Lexer, out *Observed) {
+func easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire11(in *jlexer.Lexer, out *Observed) {
 	isTopLevel := in.IsStart()
 	if in.IsNull() {
 		if isTopLevel {
@@ -1039,13 +1135,13 @@ func easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire10(in *jlexer.Lexer
 					out.Warnings = (out.Warnings)[:0]
 				}
 				for !in.IsDelim(']') {
-					var v20 string
+					var v21 string
 					if in.IsNull() {
 						in.Skip()
 					} else {
-						v20 = string(in.String())
+						v21 = string(in.String())
 					}
-					out.Warnings = append(out.Warnings, v20)
+					out.Warnings = append(out.Warnings, v21)
 					in.WantComma()
 				}
 				in.Delim(']')
@@ -1060,7 +1156,7 @@ func easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire10(in *jlexer.Lexer
 		in.Consumed()
 	}
 }
-func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire10(out *jwriter.Writer, in Observed) {
+func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire11(out *jwriter.Writer, in Observed) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -1091,11 +1187,11 @@ func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire10(out *jwriter.Wri
 			out.RawString("null")
 		} else {
 			out.RawByte('[')
-			for v21, v22 := range in.Warnings {
-				if v21 > 0 {
+			for v22, v23 := range in.Warnings {
+				if v22 > 0 {
 					out.RawByte(',')
 				}
-				out.String(string(v22))
+				out.String(string(v23))
 			}
 			out.RawByte(']')
 		}
@@ -1105,14 +1201,14 @@ func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire10(out *jwriter.Wri
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v Observed) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire10(w, v)
+	easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire11(w, v)
 }
 
 // UnmarshalEasyJSON supports easyjson.Unmarshaler interface
 func (v *Observed) UnmarshalEasyJSON(l *jlexer.Lexer) {
-	easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire10(l, v)
+	easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire11(l, v)
 }
-func easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire11(in *jlexer.Lexer, out *Loaded) {
+func easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire12(in *jlexer.Lexer, out *Loaded) {
 	isTopLevel := in.IsStart()
 	if in.IsNull() {
 		if isTopLevel {
@@ -1154,7 +1250,7 @@ func easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire11(in *jlexer.Lexer
 		in.Consumed()
 	}
 }
-func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire11(out *jwriter.Writer, in Loaded) {
+func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire12(out *jwriter.Writer, in Loaded) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -1178,14 +1274,14 @@ func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire11(out *jwriter.Wri
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v Loaded) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire11(w, v)
+	easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire12(w, v)
 }
 
 // UnmarshalEasyJSON supports easyjson.Unmarshaler interface
 func (v *Loaded) UnmarshalEasyJSON(l *jlexer.Lexer) {
-	easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire11(l, v)
+	easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire12(l, v)
 }
-func easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire12(in *jlexer.Lexer, out *Limits) {
+func easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire13(in *jlexer.Lexer, out *Limits) {
 	isTopLevel := in.IsStart()
 	if in.IsNull() {
 		if isTopLevel {
@@ -1257,7 +1353,7 @@ func easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire12(in *jlexer.Lexer
 		in.Consumed()
 	}
 }
-func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire12(out *jwriter.Writer, in Limits) {
+func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire13(out *jwriter.Writer, in Limits) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -1306,14 +1402,14 @@ func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire12(out *jwriter.Wri
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v Limits) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire12(w, v)
+	easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire13(w, v)
 }
 
 // UnmarshalEasyJSON supports easyjson.Unmarshaler interface
 func (v *Limits) UnmarshalEasyJSON(l *jlexer.Lexer) {
-	easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire12(l, v)
+	easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire13(l, v)
 }
-func easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire13(in *jlexer.Lexer, out *Feedback) {
+func easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire14(in *jlexer.Lexer, out *Feedback) {
 	isTopLevel := in.IsStart()
 	if in.IsNull() {
 		if isTopLevel {
@@ -1367,7 +1463,7 @@ func easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire13(in *jlexer.Lexer
 		in.Consumed()
 	}
 }
-func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire13(out *jwriter.Writer, in Feedback) {
+func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire14(out *jwriter.Writer, in Feedback) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -1401,14 +1497,14 @@ func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire13(out *jwriter.Wri
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v Feedback) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire13(w, v)
+	easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire14(w, v)
 }
 
 // UnmarshalEasyJSON supports easyjson.Unmarshaler interface
 func (v *Feedback) UnmarshalEasyJSON(l *jlexer.Lexer) {
-	easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire13(l, v)
+	easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire14(l, v)
 }
-func easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire14(in *jlexer.Lexer, out *Describe) {
+func easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire15(in *jlexer.Lexer, out *Describe) {
 	isTopLevel := in.IsStart()
 	if in.IsNull() {
 		if isTopLevel {
@@ -1450,13 +1546,13 @@ func easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire14(in *jlexer.Lexer
 					out.Capabilities = (out.Capabilities)[:0]
 				}
 				for !in.IsDelim(']') {
-					var v23 Capability
+					var v24 Capability
 					if in.IsNull() {
 						in.Skip()
 					} else {
-						(v23).UnmarshalEasyJSON(in)
+						(v24).UnmarshalEasyJSON(in)
 					}
-					out.Capabilities = append(out.Capabilities, v23)
+					out.Capabilities = append(out.Capabilities, v24)
 					in.WantComma()
 				}
 				in.Delim(']')
@@ -1477,7 +1573,7 @@ func easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire14(in *jlexer.Lexer
 		in.Consumed()
 	}
 }
-func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire14(out *jwriter.Writer, in Describe) {
+func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire15(out *jwriter.Writer, in Describe) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -1498,11 +1594,11 @@ func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire14(out *jwriter.Wri
 			out.RawString("null")
 		} else {
 			out.RawByte('[')
-			for v24, v25 := range in.Capabilities {
-				if v24 > 0 {
+			for v25, v26 := range in.Capabilities {
+				if v25 > 0 {
 					out.RawByte(',')
 				}
-				(v25).MarshalEasyJSON(out)
+				(v26).MarshalEasyJSON(out)
 			}
 			out.RawByte(']')
 		}
@@ -1517,14 +1613,14 @@ func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire14(out *jwriter.Wri
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v Describe) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire14(w, v)
+	easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire15(w, v)
 }
 
 // UnmarshalEasyJSON supports easyjson.Unmarshaler interface
 func (v *Describe) UnmarshalEasyJSON(l *jlexer.Lexer) {
-	easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire14(l, v)
+	easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire15(l, v)
 }
-func easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire15(in *jlexer.Lexer, out *Context) {
+func easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire16(in *jlexer.Lexer, out *Context) {
 	isTopLevel := in.IsStart()
 	if in.IsNull() {
 		if isTopLevel {
@@ -1568,13 +1664,13 @@ func easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire15(in *jlexer.Lexer
 					out.Regions = (out.Regions)[:0]
 				}
 				for !in.IsDelim(']') {
-					var v26 Region
+					var v27 Region
 					if in.IsNull() {
 						in.Skip()
 					} else {
-						(v26).UnmarshalEasyJSON(in)
+						(v27).UnmarshalEasyJSON(in)
 					}
-					out.Regions = append(out.Regions, v26)
+					out.Regions = append(out.Regions, v27)
 					in.WantComma()
 				}
 				in.Delim(']')
@@ -1595,13 +1691,13 @@ func easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire15(in *jlexer.Lexer
 					out.Records = (out.Records)[:0]
 				}
 				for !in.IsDelim(']') {
-					var v27 Record
+					var v28 Record
 					if in.IsNull() {
 						in.Skip()
 					} else {
-						(v27).UnmarshalEasyJSON(in)
+						(v28).UnmarshalEasyJSON(in)
 					}
-					out.Records = append(out.Records, v27)
+					out.Records = append(out.Records, v28)
 					in.WantComma()
 				}
 				in.Delim(']')
@@ -1622,13 +1718,13 @@ func easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire15(in *jlexer.Lexer
 					out.RecordIds = (out.RecordIds)[:0]
 				}
 				for !in.IsDelim(']') {
-					var v28 string
+					var v29 string
 					if in.IsNull() {
 						in.Skip()
 					} else {
-						v28 = string(in.String())
+						v29 = string(in.String())
 					}
-					out.RecordIds = append(out.RecordIds, v28)
+					out.RecordIds = append(out.RecordIds, v29)
 					in.WantComma()
 				}
 				in.Delim(']')
@@ -1675,9 +1771,9 @@ func easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire15(in *jlexer.Lexer
 					out.State = (out.State)[:0]
 				}
 				for !in.IsDelim(']') {
-					var v29 Member
-					easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire5(in, &v29)
-					out.State = append(out.State, v29)
+					var v30 Member
+					easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire5(in, &v30)
+					out.State = append(out.State, v30)
 					in.WantComma()
 				}
 				in.Delim(']')
@@ -1698,9 +1794,9 @@ func easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire15(in *jlexer.Lexer
 					out.StateTruncated = (out.StateTruncated)[:0]
 				}
 				for !in.IsDelim(']') {
-					var v30 Count
-					easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire6(in, &v30)
-					out.StateTruncated = append(out.StateTruncated, v30)
+					var v31 Count
+					easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire6(in, &v31)
+					out.StateTruncated = append(out.StateTruncated, v31)
 					in.WantComma()
 				}
 				in.Delim(']')
@@ -1721,13 +1817,13 @@ func easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire15(in *jlexer.Lexer
 					out.Feedback = (out.Feedback)[:0]
 				}
 				for !in.IsDelim(']') {
-					var v31 Feedback
+					var v32 Feedback
 					if in.IsNull() {
 						in.Skip()
 					} else {
-						(v31).UnmarshalEasyJSON(in)
+						(v32).UnmarshalEasyJSON(in)
 					}
-					out.Feedback = append(out.Feedback, v31)
+					out.Feedback = append(out.Feedback, v32)
 					in.WantComma()
 				}
 				in.Delim(']')
@@ -1754,13 +1850,13 @@ func easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire15(in *jlexer.Lexer
 					out.Unavailable = (out.Unavailable)[:0]
 				}
 				for !in.IsDelim(']') {
-					var v32 Unavailable
+					var v33 Unavailable
 					if in.IsNull() {
 						in.Skip()
 					} else {
-						(v32).UnmarshalEasyJSON(in)
+						(v33).UnmarshalEasyJSON(in)
 					}
-					out.Unavailable = append(out.Unavailable, v32)
+					out.Unavailable = append(out.Unavailable, v33)
 					in.WantComma()
 				}
 				in.Delim(']')
@@ -1781,7 +1877,7 @@ func easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire15(in *jlexer.Lexer
 		in.Consumed()
 	}
 }
-func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire15(out *jwriter.Writer, in Context) {
+func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire16(out *jwriter.Writer, in Context) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -1803,11 +1899,11 @@ func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire15(out *jwriter.Wri
 			out.RawString("null")
 		} else {
 			out.RawByte('[')
-			for v33, v34 := range in.Regions {
-				if v33 > 0 {
+			for v34, v35 := range in.Regions {
+				if v34 > 0 {
 					out.RawByte(',')
 				}
-				(v34).MarshalEasyJSON(out)
+				(v35).MarshalEasyJSON(out)
 			}
 			out.RawByte(']')
 		}
@@ -1819,11 +1915,11 @@ func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire15(out *jwriter.Wri
 			out.RawString("null")
 		} else {
 			out.RawByte('[')
-			for v35, v36 := range in.Records {
-				if v35 > 0 {
+			for v36, v37 := range in.Records {
+				if v36 > 0 {
 					out.RawByte(',')
 				}
-				(v36).MarshalEasyJSON(out)
+				(v37).MarshalEasyJSON(out)
 			}
 			out.RawByte(']')
 		}
@@ -1835,11 +1931,11 @@ func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire15(out *jwriter.Wri
 			out.RawString("null")
 		} else {
 			out.RawByte('[')
-			for v37, v38 := range in.RecordIds {
-				if v37 > 0 {
+			for v38, v39 := range in.RecordIds {
+				if v38 > 0 {
 					out.RawByte(',')
 				}
-				out.String(string(v38))
+				out.String(string(v39))
 			}
 			out.RawByte(']')
 		}
@@ -1876,11 +1972,11 @@ func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire15(out *jwriter.Wri
 			out.RawString("null")
 		} else {
 			out.RawByte('[')
-			for v39, v40 := range in.Feedback {
-				if v39 > 0 {
+			for v40, v41 := range in.Feedback {
+				if v40 > 0 {
 					out.RawByte(',')
 				}
-				(v40).MarshalEasyJSON(out)
+				(v41).MarshalEasyJSON(out)
 			}
 			out.RawByte(']')
 		}
@@ -1897,11 +1993,11 @@ func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire15(out *jwriter.Wri
 			out.RawString("null")
 		} else {
 			out.RawByte('[')
-			for v41, v42 := range in.Unavailable {
-				if v41 > 0 {
+			for v42, v43 := range in.Unavailable {
+				if v42 > 0 {
 					out.RawByte(',')
 				}
-				(v42).MarshalEasyJSON(out)
+				(v43).MarshalEasyJSON(out)
 			}
 			out.RawByte(']')
 		}
@@ -1916,14 +2012,14 @@ func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire15(out *jwriter.Wri
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v Context) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire15(w, v)
+	easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire16(w, v)
 }
 
 // UnmarshalEasyJSON supports easyjson.Unmarshaler interface
 func (v *Context) UnmarshalEasyJSON(l *jlexer.Lexer) {
-	easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire15(l, v)
+	easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire16(l, v)
 }
-func easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire16(in *jlexer.Lexer, out *Capability) {
+func easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire17(in *jlexer.Lexer, out *Capability) {
 	isTopLevel := in.IsStart()
 	if in.IsNull() {
 		if isTopLevel {
@@ -1978,7 +2074,7 @@ func easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire16(in *jlexer.Lexer
 		in.Consumed()
 	}
 }
-func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire16(out *jwriter.Writer, in Capability) {
+func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire17(out *jwriter.Writer, in Capability) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -2012,14 +2108,14 @@ func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire16(out *jwriter.Wri
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v Capability) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire16(w, v)
+	easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire17(w, v)
 }
 
 // UnmarshalEasyJSON supports easyjson.Unmarshaler interface
 func (v *Capability) UnmarshalEasyJSON(l *jlexer.Lexer) {
-	easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire16(l, v)
+	easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire17(l, v)
 }
-func easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire17(in *jlexer.Lexer, out *AuditEvent) {
+func easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire18(in *jlexer.Lexer, out *AuditEvent) {
 	isTopLevel := in.IsStart()
 	if in.IsNull() {
 		if isTopLevel {
@@ -2051,6 +2147,63 @@ func easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire17(in *jlexer.Lexer
 			} else {
 				out.Error = string(in.String())
 			}
+		case "capability":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Capability = string(in.String())
+			}
+		case "records":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Records = int(in.Int())
+			}
+		case "ids":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Ids = int(in.Int())
+			}
+		case "fields":
+			if in.IsNull() {
+				in.Skip()
+				out.Fields = nil
+			} else {
+				in.Delim('[')
+				if out.Fields == nil {
+					if !in.IsDelim(']') {
+						out.Fields = make([]string, 0, 4)
+					} else {
+						out.Fields = []string{}
+					}
+				} else {
+					out.Fields = (out.Fields)[:0]
+				}
+				for !in.IsDelim(']') {
+					var v45 string
+					if in.IsNull() {
+						in.Skip()
+					} else {
+						v45 = string(in.String())
+					}
+					out.Fields = append(out.Fields, v45)
+					in.WantComma()
+				}
+				in.Delim(']')
+			}
+		case "redacted":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Redacted = int(in.Int())
+			}
+		case "truncated":
+			if in.IsNull() {
+				in.Skip()
+			} else {
+				out.Truncated = int(in.Int())
+			}
 		case "bytesIn":
 			if in.IsNull() {
 				in.Skip()
@@ -2073,7 +2226,7 @@ func easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire17(in *jlexer.Lexer
 		in.Consumed()
 	}
 }
-func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire17(out *jwriter.Writer, in AuditEvent) {
+func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire18(out *jwriter.Writer, in AuditEvent) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -2092,6 +2245,45 @@ func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire17(out *jwriter.Wri
 		out.RawString(prefix)
 		out.String(string(in.Error))
 	}
+	if in.Capability != "" {
+		const prefix string = ",\"capability\":"
+		out.RawString(prefix)
+		out.String(string(in.Capability))
+	}
+	if in.Records != 0 {
+		const prefix string = ",\"records\":"
+		out.RawString(prefix)
+		out.Int(int(in.Records))
+	}
+	if in.Ids != 0 {
+		const prefix string = ",\"ids\":"
+		out.RawString(prefix)
+		out.Int(int(in.Ids))
+	}
+	if len(in.Fields) != 0 {
+		const prefix string = ",\"fields\":"
+		out.RawString(prefix)
+		{
+			out.RawByte('[')
+			for v46, v47 := range in.Fields {
+				if v46 > 0 {
+					out.RawByte(',')
+				}
+				out.String(string(v47))
+			}
+			out.RawByte(']')
+		}
+	}
+	if in.Redacted != 0 {
+		const prefix string = ",\"redacted\":"
+		out.RawString(prefix)
+		out.Int(int(in.Redacted))
+	}
+	if in.Truncated != 0 {
+		const prefix string = ",\"truncated\":"
+		out.RawString(prefix)
+		out.Int(int(in.Truncated))
+	}
 	{
 		const prefix string = ",\"bytesIn\":"
 		out.RawString(prefix)
@@ -2107,14 +2299,14 @@ func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire17(out *jwriter.Wri
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v AuditEvent) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire17(w, v)
+	easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire18(w, v)
 }
 
 // UnmarshalEasyJSON supports easyjson.Unmarshaler interface
 func (v *AuditEvent) UnmarshalEasyJSON(l *jlexer.Lexer) {
-	easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire17(l, v)
+	easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire18(l, v)
 }
-func easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire18(in *jlexer.Lexer, out *Audit) {
+func easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire19(in *jlexer.Lexer, out *Audit) {
 	isTopLevel := in.IsStart()
 	if in.IsNull() {
 		if isTopLevel {
@@ -2136,7 +2328,7 @@ func easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire18(in *jlexer.Lexer
 				in.Delim('[')
 				if out.Events == nil {
 					if !in.IsDelim(']') {
-						out.Events = make([]AuditEvent, 0, 1)
+						out.Events = make([]AuditEvent, 0, 0)
 					} else {
 						out.Events = []AuditEvent{}
 					}
@@ -2144,13 +2336,13 @@ func easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire18(in *jlexer.Lexer
 					out.Events = (out.Events)[:0]
 				}
 				for !in.IsDelim(']') {
-					var v44 AuditEvent
+					var v48 AuditEvent
 					if in.IsNull() {
 						in.Skip()
 					} else {
-						(v44).UnmarshalEasyJSON(in)
+						(v48).UnmarshalEasyJSON(in)
 					}
-					out.Events = append(out.Events, v44)
+					out.Events = append(out.Events, v48)
 					in.WantComma()
 				}
 				in.Delim(']')
@@ -2171,7 +2363,7 @@ func easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire18(in *jlexer.Lexer
 		in.Consumed()
 	}
 }
-func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire18(out *jwriter.Writer, in Audit) {
+func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire19(out *jwriter.Writer, in Audit) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -2182,11 +2374,11 @@ func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire18(out *jwriter.Wri
 			out.RawString("null")
 		} else {
 			out.RawByte('[')
-			for v45, v46 := range in.Events {
-				if v45 > 0 {
+			for v49, v50 := range in.Events {
+				if v49 > 0 {
 					out.RawByte(',')
 				}
-				(v46).MarshalEasyJSON(out)
+				(v50).MarshalEasyJSON(out)
 			}
 			out.RawByte(']')
 		}
@@ -2201,10 +2393,10 @@ func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire18(out *jwriter.Wri
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v Audit) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire18(w, v)
+	easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire19(w, v)
 }
 
 // UnmarshalEasyJSON supports easyjson.Unmarshaler interface
 func (v *Audit) UnmarshalEasyJSON(l *jlexer.Lexer) {
-	easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire18(l, v)
+	easyjsonF4688553DecodeGithubComPinholectxPinholeWasmWire19(l, v)
 }
