@@ -160,7 +160,7 @@ func After(from, to *Snapshot, k *expose.Keyer, fromID, toID string, st *Stats) 
 		ph.set(ph.n - k)
 		if out = wire.Encode(&a); len(out) <= lim.MaxResponseBytes {
 			*st = statsOf(a.Records.Changed, len(a.Records.Added)+len(a.Records.Removed))
-		return out, nil
+			return out, nil
 		}
 	}
 	// Unreachable: what is left is a few hundred bytes, and maxResponseBytes

@@ -1,7 +1,6 @@
 package session
 
 import (
-
 	"github.com/pinholectx/pinhole/wasm/jsonval"
 	"github.com/pinholectx/pinhole/wasm/manifest"
 	"github.com/pinholectx/pinhole/wasm/project"
