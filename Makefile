@@ -58,10 +58,9 @@ fuzz:
 	  pkg=$$(grep -rlE "^func $$t\(" --include '*_test.go' wasm | xargs dirname); \
 	  echo "fuzzing $$t in $$pkg"; $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $${FUZZTIME:-60s} ./$$pkg || exit 1; done
 
-# Until the demo page exists, `make demo` builds everything and prints what
-# the agent sees for the bundled orders example.
-demo: all
-	./bin/pinhole describe --manifest testdata/orders/manifest.json --state testdata/orders/state.json --wasm $(WASM)
+# Build the module, the bridge and the demo app, and serve the demo on a
+# loopback port it prints (PORT=… to choose one).
+demo: demo-web
 
 clean:
 	rm -rf build bin
