@@ -49,7 +49,7 @@ type Value struct {
 
 // indexMin is the member count from which Parse indexes an object's keys.
 // Get never writes, so parsed values are safe to share between goroutines.
-const indexMin = 16
+const indexMin = 32
 
 // Get returns the member named key of an Object, or nil.
 func (v *Value) Get(key string) *Value {

@@ -19,6 +19,7 @@ func (e *SyntaxError) Error() string {
 
 type parser struct {
 	data  []byte
+	src   string // data as one string: unescaped strings and numbers are slices of it
 	pos   int
 	depth int
 	// Values are carved from slabs, and members gathered on shared stacks
@@ -28,6 +29,34 @@ type parser struct {
 	keys  []string
 	vals  []*Value
 	items []*Value
+	// Arenas for the exact-size member slices (capacity capped, so an
+	// append by a later editor copies instead of overwriting a neighbour).
+	keyArena []string
+	valArena []*Value
+}
+
+const arenaChunk = 4096
+
+func (p *parser) keySlice(src []string) []string {
+	n := len(src)
+	if n > len(p.keyArena) {
+		p.keyArena = make([]string, max(arenaChunk, n))
+	}
+	out := p.keyArena[:n:n]
+	p.keyArena = p.keyArena[n:]
+	copy(out, src)
+	return out
+}
+
+func (p *parser) valSlice(src []*Value) []*Value {
+	n := len(src)
+	if n > len(p.valArena) {
+		p.valArena = make([]*Value, max(arenaChunk, n))
+	}
+	out := p.valArena[:n:n]
+	p.valArena = p.valArena[n:]
+	copy(out, src)
+	return out
 }
 
 func (p *parser) alloc(v Value) *Value {
@@ -43,7 +72,7 @@ func (p *parser) alloc(v Value) *Value {
 // Parse parses one JSON document. Whitespace may surround it; anything else
 // after it is an error.
 func Parse(data []byte) (*Value, error) {
-	p := parser{data: data}
+	p := parser{data: data, src: string(data)}
 	p.skipSpace()
 	v, err := p.value()
 	if err != nil {
@@ -138,7 +167,7 @@ func (p *parser) object() (*Value, error) {
 			return nil, err
 		}
 		// Duplicate keys are rejected: parsers disagree on which one wins.
-		if mine := p.keys[base:]; len(mine) < 16 {
+		if mine := p.keys[base:]; len(mine) < indexMin {
 			for _, old := range mine {
 				if old == k {
 					return nil, &SyntaxError{Offset: keyAt, Msg: "duplicate object key"}
@@ -179,8 +208,8 @@ func (p *parser) object() (*Value, error) {
 		if p.data[p.pos] == '}' {
 			p.pos++
 			p.depth--
-			v.Keys = append([]string(nil), p.keys[base:]...)
-			v.Vals = append([]*Value(nil), p.vals[base:]...)
+			v.Keys = p.keySlice(p.keys[base:])
+			v.Vals = p.valSlice(p.vals[base:])
 			if seen != nil {
 				v.index = make(map[string]int, len(v.Keys))
 				for i, k := range v.Keys {
@@ -225,7 +254,7 @@ func (p *parser) array() (*Value, error) {
 		if p.data[p.pos] == ']' {
 			p.pos++
 			p.depth--
-			v.Items = append([]*Value(nil), p.items[base:]...)
+			v.Items = p.valSlice(p.items[base:])
 			return v, nil
 		}
 		return nil, p.fail("expected ',' or ']' in array")
@@ -266,7 +295,7 @@ func (p *parser) number() (*Value, error) {
 			return nil, p.fail("invalid number")
 		}
 	}
-	return p.alloc(Value{Kind: Number, S: string(d[start:p.pos])}), nil
+	return p.alloc(Value{Kind: Number, S: p.src[start:p.pos]}), nil
 }
 
 // str parses a string starting at the opening quote.
@@ -278,12 +307,12 @@ func (p *parser) str() (string, error) {
 	for p.pos < len(d) {
 		c := d[p.pos]
 		if c == '"' {
-			s := d[start:p.pos]
-			if !utf8.Valid(s) {
+			s := p.src[start:p.pos]
+			if !utf8.ValidString(s) {
 				return "", &SyntaxError{Offset: start, Msg: "invalid UTF-8 in string"}
 			}
 			p.pos++
-			return string(s), nil
+			return s, nil
 		}
 		if c == '\\' {
 			break
