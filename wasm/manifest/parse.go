@@ -26,6 +26,9 @@ func Parse(data []byte) (*Plan, error) {
 func Compile(v *jsonval.Value) (*Plan, error) {
 	c := compiler{plan: &Plan{Limits: Defaults}}
 	c.manifest(v)
+	if c.err == nil {
+		c.checkOverlap()
+	}
 	if c.err != nil {
 		return nil, c.err
 	}

@@ -22,9 +22,10 @@ const MaxIDChars = 128
 
 // Rec is one referenceable record.
 type Rec struct {
-	ID   string
-	Coll int            // index into Plan.Collections
-	Item *jsonval.Value // the declared part of the store item
+	ID    string
+	Coll  int            // index into Plan.Collections
+	Index int            // position in the collection's array
+	Item  *jsonval.Value // the declared part of the store item
 }
 
 // Snapshot is the projectable view of one declared state.
@@ -55,16 +56,19 @@ type Snapshot struct {
 // Build computes the snapshot of a declared state (see Plan.Prune). prev,
 // when not nil, is an earlier snapshot of the same plan: items it shares with
 // root (a patched state shares every node it did not touch) reuse its id
-// checks, so a one-record change does not re-validate every id.
+// checks, and when the referenceable ids are the same as prev's, so is the
+// id index. A one-record change then costs a pass over pointers, not a
+// re-validation and re-indexing of every id.
 func Build(plan *manifest.Plan, root *jsonval.Value, prev *Snapshot) *Snapshot {
 	if root == nil {
 		root = jsonval.NewObject()
 	}
-	s := &Snapshot{Plan: plan, Root: root, Active: activeRegions(plan, root), ByID: map[string]int{}, Warnings: []string{},
+	s := &Snapshot{Plan: plan, Root: root, Active: activeRegions(plan, root), Warnings: []string{},
 		itemIDs: make([][]string, len(plan.Collections)), arrays: make([]*jsonval.Value, len(plan.Collections))}
 	if prev != nil && prev.Plan != plan {
 		prev = nil
 	}
+	// First pass: the checked id of every item of every active collection.
 	for ci := range plan.Collections {
 		col := &plan.Collections[ci]
 		if !s.Active[col.Region] {
@@ -86,31 +90,56 @@ func Build(plan *manifest.Plan, root *jsonval.Value, prev *Snapshot) *Snapshot {
 		ids := make([]string, len(arr.Items))
 		s.arrays[ci], s.itemIDs[ci] = arr, ids
 		for i, item := range arr.Items {
-			s.Total++
-			id, ok := "", false
 			if prevArr != nil && i < len(prevArr.Items) && prevArr.Items[i] == item {
-				id = prevIDs[i]
-				ok = id != ""
-			} else {
-				id, ok = RecordID(col.ID.Resolve(item))
+				ids[i] = prevIDs[i]
+			} else if id, ok := RecordID(col.ID.Resolve(item)); ok {
+				ids[i] = id
 			}
-			if !ok {
-				s.Skipped++
-				continue
+		}
+		s.Total += len(ids)
+	}
+	if prev != nil && sameItemIDs(s.itemIDs, prev.itemIDs) {
+		// Same records in the same order: share the index, refresh items.
+		s.ByID, s.Skipped = prev.ByID, prev.Skipped
+		s.Records = make([]Rec, len(prev.Records))
+		for i, r := range prev.Records {
+			r.Item = s.arrays[r.Coll].Items[r.Index]
+			s.Records[i] = r
+		}
+	} else {
+		s.ByID = make(map[string]int, len(s.Records))
+		for ci, ids := range s.itemIDs {
+			for i, id := range ids {
+				if _, dup := s.ByID[id]; id == "" || dup {
+					s.Skipped++
+					continue
+				}
+				s.ByID[id] = len(s.Records)
+				s.Records = append(s.Records, Rec{ID: id, Coll: ci, Index: i, Item: s.arrays[ci].Items[i]})
 			}
-			ids[i] = id
-			if _, dup := s.ByID[id]; dup {
-				s.Skipped++
-				continue
-			}
-			s.ByID[id] = len(s.Records)
-			s.Records = append(s.Records, Rec{ID: id, Coll: ci, Item: item})
 		}
 	}
 	if s.Skipped > 0 {
 		s.Warnings = append(s.Warnings, strconv.Itoa(s.Skipped)+" records have no valid, unique id and are not referenceable")
 	}
 	return s
+}
+
+func sameItemIDs(a, b [][]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if len(a[i]) != len(b[i]) || (a[i] == nil) != (b[i] == nil) {
+			return false
+		}
+		for j := range a[i] {
+			if a[i][j] != b[i][j] {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // RecordID returns the id of a record: a string, or an integer rendered as

@@ -1,0 +1,478 @@
+// Command worker is Pinhole's projection served over HTTP as a Cloudflare
+// Worker. It is a plain net/http handler over the same core the module runs
+// (wasm/session): built with GOOS=js GOARCH=wasm it is served by
+// github.com/syumai/workers (main_js.go); built natively it listens on a
+// local port (main_other.go), which is how the handler is tested and
+// compared with the Worker.
+//
+// Endpoints (all answers are JSON; every error is the DESIGN §4 envelope
+// {"error":{"code","message","param"}}):
+//
+//	POST /v1/describe  {"manifest"|"manifestId", "state", "request"} → describe response
+//	POST /v1/session   [module requests] → [module responses], or one per line
+//	                   as application/x-ndjson (one fresh session)
+//	POST /v1/lint      {"manifest"|"manifestId"} → {"ok", "findings"}
+//	GET  /v1/version   → {"module": <version op>, "worker": {...}}
+//	GET  /healthz      → {"ok":true}
+//
+// The Worker is stateless: every request runs in a fresh session.Session.
+// See README.md for configuration, limits and deployment.
+package main
+
+import (
+	"bytes"
+	"io"
+	"mime"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/pinholectx/pinhole/wasm/jsonval"
+	"github.com/pinholectx/pinhole/wasm/session"
+	"github.com/pinholectx/pinhole/wasm/wire"
+)
+
+// DefaultMaxBodyBytes bounds a request body unless the configuration says
+// otherwise: large enough for the 48-order example many times over.
+const DefaultMaxBodyBytes = 1 << 20
+
+// MaxBatch bounds the number of module requests one /v1/session call runs.
+const MaxBatch = 1000
+
+// Config is what the Worker's environment decides. The zero value is
+// usable: default body bound, no CORS origins, a random key per request and
+// no bound manifests.
+type Config struct {
+	// MaxBodyBytes bounds a request body; 0 means DefaultMaxBodyBytes.
+	MaxBodyBytes int64
+	// AllowedOrigins are the exact origins (scheme://host[:port]) that get
+	// CORS headers. Others get none, and their preflights are refused.
+	AllowedOrigins []string
+	// Key is the session key passed to load for /v1/describe. Empty means
+	// the core draws a random key for every request, so aliases and
+	// placeholders do not repeat across requests.
+	Key string
+	// Manifests is a JSON object mapping manifest ids to manifests, so a
+	// caller can send "manifestId" instead of the manifest. It is parsed
+	// only when a request needs it.
+	Manifests string
+}
+
+// Handler serves the Worker's endpoints. It is safe for concurrent use.
+type Handler struct {
+	cfg Config
+}
+
+// NewHandler returns the Worker's handler for cfg.
+func NewHandler(cfg Config) *Handler {
+	if cfg.MaxBodyBytes <= 0 {
+		cfg.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	return &Handler{cfg: cfg}
+}
+
+// route is one endpoint: the method it answers and, for POST, the media
+// types its body may have.
+type route struct {
+	method string
+	types  []string
+	serve  func(h *Handler, w http.ResponseWriter, body []byte, mediaType string)
+}
+
+const (
+	typeJSON   = "application/json"
+	typeNDJSON = "application/x-ndjson"
+)
+
+var routes = map[string]route{
+	"/v1/describe": {http.MethodPost, []string{typeJSON}, (*Handler).describe},
+	"/v1/session":  {http.MethodPost, []string{typeJSON, typeNDJSON}, (*Handler).batch},
+	"/v1/lint":     {http.MethodPost, []string{typeJSON}, (*Handler).lint},
+	"/v1/version":  {http.MethodGet, nil, (*Handler).version},
+	"/healthz":     {http.MethodGet, nil, func(_ *Handler, w http.ResponseWriter, _ []byte, _ string) { writeJSON(w, 200, []byte(`{"ok":true}`)) }},
+}
+
+// ServeHTTP routes a request, checking path, method, CORS, content type and
+// body size before any endpoint sees it.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	hd := w.Header()
+	hd.Set("Cache-Control", "no-store")
+	hd.Set("X-Content-Type-Options", "nosniff")
+	origin := r.Header.Get("Origin")
+	allowed := origin != "" && slices.Contains(h.cfg.AllowedOrigins, origin)
+	if len(h.cfg.AllowedOrigins) > 0 {
+		hd.Add("Vary", "Origin")
+	}
+	if allowed {
+		hd.Set("Access-Control-Allow-Origin", origin)
+	}
+	rt, ok := routes[r.URL.Path]
+	if !ok {
+		writeError(w, http.StatusNotFound, wire.CodeInvalidRequest, "path", "no endpoint at this path; endpoints are /v1/describe, /v1/session, /v1/lint, /v1/version, /healthz")
+		return
+	}
+	methods := rt.method + ", OPTIONS"
+	if rt.method == http.MethodGet {
+		methods = "GET, HEAD, OPTIONS"
+	}
+	if r.Method == http.MethodOptions {
+		if !allowed {
+			writeError(w, http.StatusForbidden, wire.CodeInvalidRequest, "origin", "cross-origin requests are allowed only from the origins the Worker is configured with")
+			return
+		}
+		hd.Set("Access-Control-Allow-Methods", methods)
+		hd.Set("Access-Control-Allow-Headers", "Content-Type")
+		hd.Set("Access-Control-Max-Age", "600")
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
+	if r.Method != rt.method && !(rt.method == http.MethodGet && r.Method == http.MethodHead) {
+		hd.Set("Allow", methods)
+		writeError(w, http.StatusMethodNotAllowed, wire.CodeInvalidRequest, "method", "method not allowed; this endpoint takes "+methods)
+		return
+	}
+	var body []byte
+	var mt string
+	if rt.method == http.MethodPost {
+		if mt = mediaType(r.Header.Get("Content-Type"), rt.types); mt == "" {
+			writeError(w, http.StatusUnsupportedMediaType, wire.CodeInvalidRequest, "content-type", "the body must be sent as "+strings.Join(rt.types, " or ")+" (UTF-8)")
+			return
+		}
+		var tooLarge bool
+		body, tooLarge = readBounded(r, h.cfg.MaxBodyBytes)
+		if tooLarge {
+			writeError(w, http.StatusRequestEntityTooLarge, wire.CodeStateTooLarge, "body", "the request body exceeds "+strconv.FormatInt(h.cfg.MaxBodyBytes, 10)+" bytes")
+			return
+		}
+		if body == nil {
+			writeError(w, http.StatusBadRequest, wire.CodeInvalidRequest, "body", "the request body could not be read")
+			return
+		}
+	}
+	rt.serve(h, w, body, mt)
+}
+
+// mediaType returns the media type of a Content-Type when it is one of
+// types with no charset or a UTF-8 one, else "".
+func mediaType(ct string, types []string) string {
+	mt, params, err := mime.ParseMediaType(ct)
+	if err != nil || !slices.Contains(types, mt) {
+		return ""
+	}
+	if cs, ok := params["charset"]; ok && !strings.EqualFold(cs, "utf-8") {
+		return ""
+	}
+	return mt
+}
+
+// readBounded reads at most max bytes of the body. It reports tooLarge as
+// soon as the declared length or the bytes read pass max, and returns a nil
+// body when reading fails.
+func readBounded(r *http.Request, max int64) (body []byte, tooLarge bool) {
+	if r.ContentLength > max {
+		return nil, true
+	}
+	b, err := io.ReadAll(io.LimitReader(r.Body, max+1))
+	if err != nil {
+		return nil, false
+	}
+	if int64(len(b)) > max {
+		return nil, true
+	}
+	if b == nil {
+		b = []byte{}
+	}
+	return b, false
+}
+
+// writeJSON writes a JSON body with its status.
+func writeJSON(w http.ResponseWriter, status int, body []byte) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(status)
+	w.Write(body)
+}
+
+// writeError writes the DESIGN error envelope.
+func writeError(w http.ResponseWriter, status int, code, param, msg string) {
+	writeJSON(w, status, wire.Encode(&wire.ErrorResponse{Error: wire.Errorf(code, param, msg)}))
+}
+
+// parseObject parses a body that must be a JSON object with only the
+// allowed members. On failure it has written the error and returns nil.
+func parseObject(w http.ResponseWriter, body []byte, allowed ...string) *jsonval.Value {
+	v, err := jsonval.Parse(body)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, wire.CodeInvalidRequest, "body", "the body is not valid JSON: "+err.Error())
+		return nil
+	}
+	if v.Kind != jsonval.Object {
+		writeError(w, http.StatusBadRequest, wire.CodeInvalidRequest, "body", "the body must be a JSON object")
+		return nil
+	}
+	for _, k := range v.Keys {
+		if !slices.Contains(allowed, k) {
+			writeError(w, http.StatusBadRequest, wire.CodeInvalidRequest, k, "unknown member "+strconv.Quote(k)+"; the body takes "+strings.Join(allowed, ", "))
+			return nil
+		}
+	}
+	return v
+}
+
+// manifestOf returns the manifest a body names, inline or by id. On
+// failure it has written the error and returns nil.
+func (h *Handler) manifestOf(w http.ResponseWriter, v *jsonval.Value) *jsonval.Value {
+	m, id := v.Get("manifest"), v.Get("manifestId")
+	switch {
+	case m != nil && id != nil:
+		writeError(w, http.StatusBadRequest, wire.CodeInvalidRequest, "manifestId", "send either manifest or manifestId, not both")
+		return nil
+	case m != nil:
+		return m
+	case id == nil:
+		writeError(w, http.StatusBadRequest, wire.CodeInvalidRequest, "manifest", "the body needs a manifest or a manifestId")
+		return nil
+	case id.Kind != jsonval.String:
+		writeError(w, http.StatusBadRequest, wire.CodeInvalidRequest, "manifestId", "manifestId must be a string")
+		return nil
+	}
+	all, err := h.manifests()
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, session.CodeInternal, "", err.Error())
+		return nil
+	}
+	if m = all.Get(id.S); m == nil {
+		writeError(w, http.StatusBadRequest, wire.CodeInvalidRequest, "manifestId", "no manifest is bound under this id; GET /v1/version lists the bound ids")
+		return nil
+	}
+	return m
+}
+
+// configError is a fault of the Worker's configuration. Its message names
+// the setting, never its value.
+type configError string
+
+func (e configError) Error() string { return string(e) }
+
+// manifests parses the bound manifests. A fresh parse per call keeps the
+// handler free of shared mutable state (the Worker runs one instance per
+// request anyway).
+func (h *Handler) manifests() (*jsonval.Value, error) {
+	if h.cfg.Manifests == "" {
+		return jsonval.NewObject(), nil
+	}
+	v, err := jsonval.Parse([]byte(h.cfg.Manifests))
+	if err != nil || v.Kind != jsonval.Object {
+		return nil, configError("the Worker is misconfigured: PINHOLE_MANIFESTS must be a JSON object of manifests by id")
+	}
+	return v, nil
+}
+
+// statusFor maps a module error code to an HTTP status (README.md,
+// "Errors").
+func statusFor(code string) int {
+	switch code {
+	case wire.CodeInvalidManifest, wire.CodeInvalidState:
+		return http.StatusUnprocessableEntity
+	case wire.CodeStateTooLarge:
+		return http.StatusRequestEntityTooLarge
+	case session.CodeInternal, wire.CodeNotLoaded:
+		return http.StatusInternalServerError
+	}
+	return http.StatusBadRequest
+}
+
+// errorCode returns the code of a module error response, or "" when resp
+// is not an error.
+func errorCode(resp []byte) string {
+	if !bytes.HasPrefix(resp, []byte(`{"error":`)) {
+		return ""
+	}
+	v, err := jsonval.Parse(resp)
+	if err != nil {
+		return session.CodeInternal
+	}
+	if c := v.Get("error").Get("code"); c != nil && c.Kind == jsonval.String {
+		return c.S
+	}
+	return session.CodeInternal
+}
+
+// describe runs load, observe and describe in a fresh session and answers
+// with the core's describe bytes unchanged, or with the first error.
+func (h *Handler) describe(w http.ResponseWriter, body []byte, _ string) {
+	v := parseObject(w, body, "manifest", "manifestId", "state", "request")
+	if v == nil {
+		return
+	}
+	m := h.manifestOf(w, v)
+	if m == nil {
+		return
+	}
+	req := v.Get("request")
+	if req != nil && req.Kind != jsonval.Object {
+		writeError(w, http.StatusBadRequest, wire.CodeInvalidRequest, "request", "request must be a JSON object (the describe parameters)")
+		return
+	}
+	if req.Get("op") != nil {
+		writeError(w, http.StatusBadRequest, wire.CodeInvalidRequest, "request", "request holds describe parameters only, no \"op\"")
+		return
+	}
+
+	load := append([]byte(`{"op":"load","manifest":`), jsonval.Marshal(m)...)
+	if h.cfg.Key != "" {
+		load = append(load, `,"key":`...)
+		load = jsonval.AppendString(load, h.cfg.Key)
+	}
+	load = append(load, '}')
+	observe := []byte(`{"op":"observe"`)
+	if st := v.Get("state"); st != nil {
+		observe = append(observe, `,"state":`...)
+		observe = jsonval.Append(observe, st)
+	}
+	observe = append(observe, '}')
+	desc := []byte(`{"op":"describe"`)
+	if req != nil {
+		for i, k := range req.Keys {
+			desc = append(desc, ',')
+			desc = jsonval.AppendString(desc, k)
+			desc = append(desc, ':')
+			desc = jsonval.Append(desc, req.Vals[i])
+		}
+	}
+	desc = append(desc, '}')
+
+	s := session.New()
+	var resp []byte
+	for _, call := range [][]byte{load, observe, desc} {
+		resp = s.Call(call)
+		if code := errorCode(resp); code != "" {
+			writeJSON(w, statusFor(code), resp)
+			return
+		}
+	}
+	writeJSON(w, http.StatusOK, resp)
+}
+
+// batch runs module requests in one fresh session: a JSON array of request
+// objects answered by the array of responses, or (application/x-ndjson)
+// one request per line answered by one response per line, so that any
+// bytes a conformance vector holds reach the core exactly as written.
+// Responses are byte for byte what the module returns; module errors stay
+// in the answer and the status is 200 whenever the batch is well formed.
+func (h *Handler) batch(w http.ResponseWriter, body []byte, mt string) {
+	if mt == typeNDJSON {
+		lines := bytes.Split(body, []byte{'\n'})
+		if len(lines) > 0 && len(lines[len(lines)-1]) == 0 {
+			lines = lines[:len(lines)-1]
+		}
+		if len(lines) == 0 || len(lines) > MaxBatch {
+			writeError(w, http.StatusBadRequest, wire.CodeInvalidRequest, "body", "the body must hold 1 to "+strconv.Itoa(MaxBatch)+" module requests, one per line")
+			return
+		}
+		s := session.New()
+		var out []byte
+		for _, l := range lines {
+			out = append(append(out, s.Call(l)...), '\n')
+		}
+		w.Header().Set("Content-Type", typeNDJSON)
+		w.Header().Set("Content-Length", strconv.Itoa(len(out)))
+		w.WriteHeader(http.StatusOK)
+		w.Write(out)
+		return
+	}
+	v, err := jsonval.Parse(body)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, wire.CodeInvalidRequest, "body", "the body is not valid JSON: "+err.Error())
+		return
+	}
+	if v.Kind != jsonval.Array || len(v.Items) == 0 || len(v.Items) > MaxBatch {
+		writeError(w, http.StatusBadRequest, wire.CodeInvalidRequest, "body", "the body must be a JSON array of 1 to "+strconv.Itoa(MaxBatch)+" module requests")
+		return
+	}
+	s := session.New()
+	out := []byte{'['}
+	for i, raw := range splitArray(body) {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, s.Call(raw)...)
+	}
+	writeJSON(w, http.StatusOK, append(out, ']'))
+}
+
+// splitArray returns the exact bytes of each element of a JSON array that
+// jsonval.Parse has already accepted, so each request reaches the core as
+// sent (audit byte counts included).
+func splitArray(doc []byte) [][]byte {
+	var items [][]byte
+	depth, start, inStr, esc := 0, -1, false, false
+	for i, c := range doc {
+		switch {
+		case inStr:
+			if esc {
+				esc = false
+			} else if c == '\\' {
+				esc = true
+			} else if c == '"' {
+				inStr = false
+			}
+			continue
+		case c == '"':
+			inStr = true
+		case c == '[' || c == '{':
+			depth++
+			if depth == 1 {
+				continue
+			}
+		case c == ']' || c == '}':
+			depth--
+			if depth == 0 {
+				if start >= 0 {
+					items = append(items, bytes.TrimRight(doc[start:i], " \t\r\n"))
+				}
+				return items
+			}
+		case c == ',' && depth == 1:
+			items = append(items, bytes.TrimRight(doc[start:i], " \t\r\n"))
+			start = -1
+			continue
+		case c == ' ' || c == '\t' || c == '\r' || c == '\n':
+			continue
+		}
+		if depth >= 1 && start < 0 {
+			start = i
+		}
+	}
+	return items
+}
+
+// version answers with the module's version operation and the Worker's own
+// bounds and bindings (ids only).
+func (h *Handler) version(w http.ResponseWriter, _ []byte, _ string) {
+	out := append([]byte(`{"module":`), session.New().Call([]byte(`{"op":"version"}`))...)
+	out = append(out, `,"worker":{"maxBodyBytes":`...)
+	out = strconv.AppendInt(out, h.cfg.MaxBodyBytes, 10)
+	out = append(out, `,"maxBatch":`...)
+	out = strconv.AppendInt(out, MaxBatch, 10)
+	key := "per-request"
+	if h.cfg.Key != "" {
+		key = "configured"
+	}
+	out = append(out, `,"key":`...)
+	out = jsonval.AppendString(out, key)
+	out = append(out, `,"manifests":[`...)
+	all, err := h.manifests()
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, session.CodeInternal, "", err.Error())
+		return
+	}
+	for i, id := range all.Keys {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = jsonval.AppendString(out, id)
+	}
+	writeJSON(w, http.StatusOK, append(out, "]}}"...))
+}

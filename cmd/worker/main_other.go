@@ -1,0 +1,20 @@
+//go:build !js
+
+package main
+
+import (
+	"flag"
+	"log"
+	"net/http"
+	"os"
+)
+
+// main serves the same handler natively, for local use and for comparing
+// the Worker with the native core. The Worker itself is built with
+// GOOS=js GOARCH=wasm (see README.md, `make worker`).
+func main() {
+	addr := flag.String("addr", "127.0.0.1:8787", "address to listen on")
+	flag.Parse()
+	log.Printf("pinhole worker (native build) on http://%s; configuration from PINHOLE_* environment variables", *addr)
+	log.Fatal(http.ListenAndServe(*addr, handlerFromEnv(os.Getenv)))
+}

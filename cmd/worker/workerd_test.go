@@ -1,0 +1,321 @@
+//go:build workerd && linux
+
+// These tests run the built Worker (build/worker, `make worker`) under a
+// real workerd started on a free loopback port, and compare every answer
+// with the native handler and core. `make test-worker` runs them.
+
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+const workerOrigin = "https://app.example.com"
+
+// workerdMaxBody is the body bound of the workerd run: room for large
+// vectors, small enough to test the 413 quickly.
+const workerdMaxBody = 8 << 20
+
+// workerURL is the base URL of the workerd started by TestMain.
+var workerURL string
+
+// workerdPID is the workerd process, for CPU accounting in benchmarks.
+var workerdPID int
+
+// workerEnvVars is the Worker's configuration in the workerd run. The
+// manifests are not among them: the Worker serves the ones `make worker`
+// bundled (by default {"orders": testdata/orders/manifest.json}).
+func workerEnvVars() []string {
+	return []string{
+		EnvKey + "=" + testKey,
+		EnvAllowedOrigins + "=" + workerOrigin,
+		EnvMaxBodyBytes + "=" + strconv.Itoa(workerdMaxBody),
+	}
+}
+
+// nativeHandler is the reference: the same configuration, with the bundled
+// manifests passed as PINHOLE_MANIFESTS.
+func nativeHandler() http.Handler {
+	m, err := os.ReadFile("../../testdata/orders/manifest.json")
+	if err != nil {
+		panic(err)
+	}
+	vars := append(workerEnvVars(), EnvManifests+"="+`{"orders":`+string(m)+`}`)
+	return handlerFromEnv(func(k string) string {
+		for _, kv := range vars {
+			if name, v, _ := strings.Cut(kv, "="); name == k {
+				return v
+			}
+		}
+		return ""
+	})
+}
+
+func TestMain(m *testing.M) {
+	stop, err := startWorkerd()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "workerd:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	stop()
+	os.Exit(code)
+}
+
+// startWorkerd starts workerd on the built Worker and waits for /healthz.
+// The returned stop kills it (its whole process group).
+func startWorkerd() (stop func(), err error) {
+	dir := filepath.Join("..", "..", "build", "worker")
+	if _, err := os.Stat(filepath.Join(dir, "app.wasm")); err != nil {
+		return nil, fmt.Errorf("no built Worker in build/worker (run make worker): %v", err)
+	}
+	bins, _ := filepath.Glob("node_modules/@cloudflare/workerd-*/bin/workerd")
+	if len(bins) == 0 {
+		return nil, fmt.Errorf("workerd is not installed (cd cmd/worker && npm ci)")
+	}
+	bin, _ := filepath.Abs(bins[0])
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	addr := l.Addr().String()
+	l.Close()
+	cmd := exec.Command(bin, "serve", "workerd.capnp", "--socket-addr", "http="+addr)
+	cmd.Dir = dir
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "PINHOLE_") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	cmd.Env = append(cmd.Env, workerEnvVars()...)
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	// Its own process group, killed as a whole by stop; and killed by the
+	// kernel if this test binary dies first (a panic or a timeout).
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	stop = func() {
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		cmd.Wait()
+	}
+	workerURL, workerdPID = "http://"+addr, cmd.Process.Pid
+	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if res, err := client.Get(workerURL + "/healthz"); err == nil {
+			res.Body.Close()
+			if res.StatusCode == 200 {
+				return stop, nil
+			}
+		}
+	}
+	stop()
+	return nil, fmt.Errorf("workerd did not answer /healthz within 60s")
+}
+
+// client bounds every request, so a hung workerd fails the test.
+var client = &http.Client{Timeout: 60 * time.Second}
+
+// call sends one request to the Worker under workerd.
+func call(t testing.TB, method, path, ctype string, body []byte, hdr ...string) result {
+	t.Helper()
+	req, err := http.NewRequest(method, workerURL+path, bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ctype != "" {
+		req.Header.Set("Content-Type", ctype)
+	}
+	for i := 0; i+1 < len(hdr); i += 2 {
+		req.Header.Set(hdr[i], hdr[i+1])
+	}
+	res, err := client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return result{res.StatusCode, res.Header, b}
+}
+
+func TestWorkerdReplaysVectors(t *testing.T) {
+	for _, v := range vectorPairs(t) {
+		in, want := jsonLines(t, v[0]), jsonLines(t, v[1])
+		res := call(t, "POST", "/v1/session", "application/x-ndjson", append(bytes.Join(in, []byte{'\n'}), '\n'))
+		if res.status != 200 {
+			t.Fatalf("%s: status %d: %.300s", v[0], res.status, res.body)
+		}
+		got := bytes.Split(bytes.TrimSuffix(res.body, []byte{'\n'}), []byte{'\n'})
+		native := nativeCore(in...)
+		if len(got) != len(want) || len(got) != len(native) {
+			t.Fatalf("%s: %d responses, golden %d, native %d", v[0], len(got), len(want), len(native))
+		}
+		for i := range want {
+			if !bytes.Equal(got[i], want[i]) || !bytes.Equal(got[i], native[i]) {
+				t.Errorf("%s line %d differs\n workerd %.300s\n  golden %.300s\n  native %.300s", filepath.Base(v[0]), i+1, got[i], want[i], native[i])
+			}
+		}
+	}
+}
+
+// TestWorkerdMatchesNative sends each endpoint one good request and every
+// kind of bad input, to workerd and to the native handler with the same
+// configuration: status, body and the headers that matter must be equal.
+func TestWorkerdMatchesNative(t *testing.T) {
+	manifest := string(readFile(t, "../../testdata/orders/manifest.json"))
+	state := string(readFile(t, "../../testdata/orders/state.json"))
+	type tc struct {
+		name, method, path, ctype, body string
+		hdr                             []string
+		status                          int
+	}
+	cases := []tc{
+		{"healthz", "GET", "/healthz", "", "", nil, 200},
+		{"version", "GET", "/v1/version", "", "", nil, 200},
+		{"describe", "POST", "/v1/describe", "application/json", string(ordersBody(t, `{"offset":8,"limit":8}`)), nil, 200},
+		{"describe by id", "POST", "/v1/describe", "application/json", `{"manifestId":"orders","state":` + state + `,"request":{"record":["SO-1002"]}}`, nil, 200},
+		{"session json", "POST", "/v1/session", "application/json", `[{"op":"load","manifest":` + manifest + `,"key":"` + testKey + `"},{"op":"observe","state":` + state + `},{"op":"describe"},{"op":"audit"}]`, nil, 200},
+		{"lint", "POST", "/v1/lint", "application/json", `{"manifest":{"pinhole":1,"regions":[{"id":"r","description":"R"}],"collections":[{"region":"r","from":"/i","id":"/id","fields":{"email":{"from":"/e"}}}]}}`, nil, 200},
+		{"lint invalid", "POST", "/v1/lint", "application/json", `{"manifest":{"pinhole":1,"regions":"x"}}`, nil, 200},
+		{"not found", "GET", "/v1/nope", "", "", nil, 404},
+		{"method", "GET", "/v1/describe", "", "", nil, 405},
+		{"method get-only", "POST", "/healthz", "application/json", "{}", nil, 405},
+		{"media type", "POST", "/v1/describe", "text/plain", "{}", nil, 415},
+		{"charset", "POST", "/v1/lint", "application/json; charset=iso-8859-1", "{}", nil, 415},
+		{"too large", "POST", "/v1/describe", "application/json", `{"state":"` + strings.Repeat("x", workerdMaxBody) + `"}`, nil, 413},
+		{"malformed", "POST", "/v1/describe", "application/json", `{"manifest":`, nil, 400},
+		{"unknown member", "POST", "/v1/describe", "application/json", `{"x":1}`, nil, 400},
+		{"unknown manifest id", "POST", "/v1/describe", "application/json", `{"manifestId":"x","state":{}}`, nil, 400},
+		{"invalid manifest", "POST", "/v1/describe", "application/json", `{"manifest":{"pinhole":2},"state":{}}`, nil, 422},
+		{"invalid state", "POST", "/v1/describe", "application/json", `{"manifestId":"orders","state":[]}`, nil, 422},
+		{"record with window", "POST", "/v1/describe", "application/json", `{"manifestId":"orders","state":{},"request":{"record":["a"],"offset":1}}`, nil, 400},
+		{"batch empty", "POST", "/v1/session", "application/json", `[]`, nil, 400},
+		{"cors allowed", "GET", "/healthz", "", "", []string{"Origin", workerOrigin}, 200},
+		{"cors denied", "GET", "/healthz", "", "", []string{"Origin", "https://evil.example.net"}, 200},
+		{"preflight allowed", "OPTIONS", "/v1/describe", "", "", []string{"Origin", workerOrigin, "Access-Control-Request-Method", "POST"}, 204},
+		{"preflight denied", "OPTIONS", "/v1/describe", "", "", []string{"Origin", "https://evil.example.net", "Access-Control-Request-Method", "POST"}, 403},
+	}
+	native := nativeHandler()
+	headers := []string{"Content-Type", "Allow", "Access-Control-Allow-Origin", "Access-Control-Allow-Methods", "Access-Control-Allow-Headers", "Vary", "Cache-Control"}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := call(t, c.method, c.path, c.ctype, []byte(c.body), c.hdr...)
+			want := do(native, c.method, c.path, c.ctype, []byte(c.body), c.hdr...)
+			if got.status != c.status || want.status != c.status {
+				t.Errorf("status: workerd %d, native %d, want %d (%.200s)", got.status, want.status, c.status, got.body)
+			}
+			if !bytes.Equal(got.body, want.body) {
+				t.Errorf("body differs\nworkerd %.300s\n native %.300s", got.body, want.body)
+			}
+			for _, h := range headers {
+				if g, w := got.header.Get(h), want.header.Get(h); g != w {
+					t.Errorf("header %s: workerd %q, native %q", h, g, w)
+				}
+			}
+		})
+	}
+}
+
+// TestWorkerdAssets checks the static assets beside the API: the module is
+// served as application/wasm without reaching the Go handler, and a path
+// that is neither an asset nor an endpoint is the handler's 404.
+func TestWorkerdAssets(t *testing.T) {
+	want := readFile(t, "../../build/worker/assets/pinhole.wasm")
+	res := call(t, "GET", "/pinhole.wasm", "", nil)
+	if res.status != 200 || res.header.Get("Content-Type") != "application/wasm" || !bytes.Equal(res.body, want) {
+		t.Errorf("pinhole.wasm: status %d, type %q, %d bytes (want %d)", res.status, res.header.Get("Content-Type"), len(res.body), len(want))
+	}
+	if _, err := os.Stat("../../web/dist/index.html"); err == nil {
+		res := call(t, "GET", "/", "", nil)
+		if res.status != 200 || !strings.HasPrefix(res.header.Get("Content-Type"), "text/html") {
+			t.Errorf("demo page: status %d, type %q", res.status, res.header.Get("Content-Type"))
+		}
+	}
+	wantError(t, call(t, "GET", "/no-such-asset.txt", "", nil), 404, "invalid_request", "path")
+	// A POST to an asset path is not an asset request.
+	wantError(t, call(t, "POST", "/pinhole.wasm", "application/json", []byte("{}")), 404, "invalid_request", "path")
+}
+
+// cpuNanos is the CPU time workerd has used so far, summed over its threads.
+func cpuNanos(b *testing.B) int64 {
+	tasks, _ := filepath.Glob("/proc/" + strconv.Itoa(workerdPID) + "/task/*/schedstat")
+	var sum int64
+	for _, f := range tasks {
+		s, err := os.ReadFile(f)
+		if err != nil {
+			continue // a thread that ended
+		}
+		n, _ := strconv.ParseInt(strings.Fields(string(s))[0], 10, 64)
+		sum += n
+	}
+	if sum == 0 {
+		b.Fatal("no CPU accounting for workerd in /proc")
+	}
+	return sum
+}
+
+// benchWorkerd sends the same request b.N times in sequence and reports
+// latency percentiles and workerd's CPU time per request.
+func benchWorkerd(b *testing.B, method, path, ctype string, body []byte) {
+	if r := call(b, method, path, ctype, body); r.status != 200 {
+		b.Fatalf("status %d: %.200s", r.status, r.body)
+	}
+	lat := make([]time.Duration, 0, b.N)
+	cpu0 := cpuNanos(b)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		t0 := time.Now()
+		r := call(b, method, path, ctype, body)
+		lat = append(lat, time.Since(t0))
+		if r.status != 200 {
+			b.Fatalf("status %d", r.status)
+		}
+	}
+	b.StopTimer()
+	cpu := cpuNanos(b) - cpu0
+	slices.Sort(lat)
+	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+	b.ReportMetric(ms(lat[len(lat)/2]), "p50-ms")
+	b.ReportMetric(ms(lat[len(lat)*9/10]), "p90-ms")
+	b.ReportMetric(ms(lat[len(lat)-1]), "max-ms")
+	b.ReportMetric(float64(cpu)/float64(b.N)/1e6, "cpu-ms/req")
+}
+
+// BenchmarkWorkerdDescribeOrders is one /v1/describe of the orders example
+// (manifest and 48-order state sent inline, default window).
+func BenchmarkWorkerdDescribeOrders(b *testing.B) {
+	benchWorkerd(b, "POST", "/v1/describe", "application/json", ordersBody(b, ""))
+}
+
+// BenchmarkWorkerdDescribeOrdersByID is the same with the manifest bound
+// in the environment.
+func BenchmarkWorkerdDescribeOrdersByID(b *testing.B) {
+	s := readFile(b, "../../testdata/orders/state.json")
+	benchWorkerd(b, "POST", "/v1/describe", "application/json", []byte(`{"manifestId":"orders","state":`+string(s)+`}`))
+}
+
+// BenchmarkWorkerdHealthz is the floor: a fresh Go instance per request and
+// a trivial handler.
+func BenchmarkWorkerdHealthz(b *testing.B) {
+	benchWorkerd(b, "GET", "/healthz", "", nil)
+}
+
+// BenchmarkWorkerdAsset is a static asset, served without starting Go.
+func BenchmarkWorkerdAsset(b *testing.B) {
+	benchWorkerd(b, "GET", "/pinhole.wasm", "", nil)
+}

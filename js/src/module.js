@@ -1,0 +1,91 @@
+// The low-level module: compile pinhole.wasm once, instantiate it with the
+// WASI shim, and make JSON calls through its ABI (DESIGN §3):
+// ptr = pinhole_alloc(len); write; packed = pinhole_call(ptr, len);
+// read ptr<<32|len; pinhole_free(ptr).
+import { readLocal } from "#platform";
+import { createWasi } from "./wasi.js";
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/**
+ * compileModule turns any accepted wasm source into a WebAssembly.Module:
+ * a Module, bytes (ArrayBuffer or a typed array), a Response (streamed when
+ * the runtime can), a URL, or a string (a file path in Node, a URL in a
+ * browser).
+ * @param {import('./types.js').WasmSource} wasm
+ * @returns {Promise<WebAssembly.Module>}
+ */
+export async function compileModule(wasm) {
+  if (wasm instanceof WebAssembly.Module) return wasm;
+  if (wasm instanceof ArrayBuffer || ArrayBuffer.isView(wasm)) {
+    return WebAssembly.compile(/** @type {BufferSource} */ (wasm));
+  }
+  if (typeof Response !== "undefined" && wasm instanceof Response) {
+    if (typeof WebAssembly.compileStreaming === "function" &&
+        (wasm.headers.get("content-type") || "").startsWith("application/wasm")) {
+      return WebAssembly.compileStreaming(wasm);
+    }
+    if (!wasm.ok) throw new Error(`fetching pinhole.wasm failed with status ${wasm.status}`);
+    return WebAssembly.compile(await wasm.arrayBuffer());
+  }
+  if (typeof wasm === "string" || wasm instanceof URL) {
+    const local = await readLocal(wasm);
+    if (local) return WebAssembly.compile(/** @type {BufferSource} */ (local));
+    return compileModule(await fetch(wasm));
+  }
+  throw new TypeError("wasm must be a WebAssembly.Module, bytes, a Response, a URL or a path");
+}
+
+/**
+ * Instance is one running module: one session (manifest, snapshots, audit
+ * queue). call() is synchronous; a trap surfaces as a thrown error and
+ * leaves the instance unusable (see Instance.broken).
+ */
+export class Instance {
+  /**
+   * @param {WebAssembly.Module} module
+   * @param {{stdout?: (t: string) => void, stderr?: (t: string) => void}} [io]
+   */
+  constructor(module, io) {
+    const wasi = createWasi(io, module);
+    const instance = new WebAssembly.Instance(module, wasi.imports);
+    wasi.bind(instance);
+    /** @type {any} */
+    const ex = instance.exports;
+    this.exports = ex;
+    /** True once a call trapped: the instance must be replaced. */
+    this.broken = false;
+    try {
+      ex._initialize();
+    } catch (err) {
+      this.broken = true;
+      throw err;
+    }
+  }
+
+  /**
+   * call sends one request (a string or UTF-8 bytes) and returns the
+   * response text.
+   * @param {string | Uint8Array} request
+   * @returns {string}
+   */
+  call(request) {
+    if (this.broken) throw new Error("the module instance trapped earlier and cannot be used");
+    const ex = this.exports;
+    const req = typeof request === "string" ? encoder.encode(request) : request;
+    try {
+      const ptr = ex.pinhole_alloc(req.length) >>> 0;
+      new Uint8Array(ex.memory.buffer, ptr, req.length).set(req);
+      const packed = BigInt.asUintN(64, ex.pinhole_call(ptr, req.length));
+      const rptr = Number(packed >> 32n);
+      const rlen = Number(packed & 0xffffffffn);
+      const out = decoder.decode(new Uint8Array(ex.memory.buffer, rptr, rlen));
+      ex.pinhole_free(ptr);
+      return out;
+    } catch (err) {
+      this.broken = true;
+      throw err;
+    }
+  }
+}

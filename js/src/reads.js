@@ -1,0 +1,379 @@
+// Least exposure at the boundary: build the declared slice of the store from
+// the module's `reads` (DESIGN §5, "reads" of load), applying the value rules
+// of js/README.md ("Values at the boundary"). Only declared paths are ever
+// read; nothing else is touched, let alone serialised.
+//
+// The slice is pruned exactly as the module prunes (wasm/manifest/reads.go):
+// arrays keep their length, an array element that holds nothing declared
+// becomes null, an object keeps only declared keys and disappears when none
+// is present, a missing value is simply absent.
+
+/** The most nested levels one declared value may have. */
+export const MAX_DEPTH = 64;
+
+/** Marks "no previous value" for the reference memo. */
+export const NONE = Symbol("none");
+
+/**
+ * A node of the read tree: `all` keeps the whole value, `each` prunes every
+ * item of an array, `children` descends into named keys.
+ * @typedef {{all: boolean, each: ReadNode | null, children: Map<string, ReadNode> | null}} ReadNode
+ */
+
+/** @returns {ReadNode} */
+const node = () => ({ all: false, each: null, children: null });
+
+/**
+ * parsePointer splits an RFC 6901 JSON Pointer into its reference tokens.
+ * @param {string} p
+ * @returns {string[]}
+ */
+export function parsePointer(p) {
+  if (p === "") return [];
+  if (p[0] !== "/") throw new Error(`not a JSON Pointer: ${JSON.stringify(p)}`);
+  return p.slice(1).split("/").map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
+}
+
+/**
+ * escapeToken escapes one reference token for a JSON Pointer.
+ * @param {string | number} t
+ */
+export function escapeToken(t) {
+  return String(t).replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+/**
+ * @param {ReadNode} root
+ * @param {string[]} tokens
+ */
+function walk(root, tokens) {
+  let n = root;
+  for (const tok of tokens) {
+    if (n.all) return n;
+    if (!n.children) n.children = new Map();
+    let c = n.children.get(tok);
+    if (!c) n.children.set(tok, (c = node()));
+    n = c;
+  }
+  return n;
+}
+
+/** @param {ReadNode} root @param {string[]} tokens */
+function addAll(root, tokens) {
+  const n = walk(root, tokens);
+  n.all = true;
+  n.children = null;
+  n.each = null;
+}
+
+/**
+ * buildReadTree turns the `reads` of a load answer into a read tree.
+ * @param {import('./types.js').Reads} reads
+ * @returns {ReadNode}
+ */
+export function buildReadTree(reads) {
+  const root = node();
+  for (const p of reads.paths || []) addAll(root, parsePointer(p));
+  for (const c of reads.collections || []) {
+    const n = walk(root, parsePointer(c.from));
+    if (n.all) continue;
+    if (!n.each) n.each = node();
+    for (const it of c.items) addAll(n.each, parsePointer(it));
+  }
+  return root;
+}
+
+/** Thrown when a declared value cannot cross the boundary (cycle, depth). */
+export class BoundaryError extends Error {
+  /** @param {string} message @param {string} path */
+  constructor(message, path) {
+    super(message);
+    this.name = "BoundaryError";
+    this.code = "invalid_state";
+    this.path = path;
+  }
+}
+
+const objectProto = Object.prototype;
+
+/**
+ * put sets a key on a fresh object, safely for keys such as "__proto__".
+ * @param {Record<string, any>} obj @param {string} key @param {any} value
+ */
+function put(obj, key, value) {
+  if (key === "__proto__") {
+    Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  } else {
+    obj[key] = value;
+  }
+}
+
+/** @param {any} v */
+function isPlain(v) {
+  const p = Object.getPrototypeOf(v);
+  return p === objectProto || p === null;
+}
+
+/**
+ * Pruner builds declared slices. One pruner serves one bridge; it remembers
+ * the last raw state and slice so that, for stores that change by reference,
+ * unchanged subtrees are reused without being read again.
+ */
+export class Pruner {
+  /**
+   * @param {ReadNode} tree
+   * @param {(rule: string, path: string) => void} warn called for a value
+   *   that is left out (path only, never the value).
+   */
+  constructor(tree, warn) {
+    this.tree = tree;
+    this.warn = warn;
+  }
+
+  /**
+   * slice returns the declared slice of state. With trustRefs, a subtree
+   * whose raw value is the same reference as in prevRaw is taken from
+   * prevOut unchanged.
+   * @param {any} state
+   * @param {any} prevRaw the previous raw state, or NONE
+   * @param {any} prevOut the previous slice
+   * @param {boolean} trustRefs
+   * @returns {Record<string, any>}
+   */
+  slice(state, prevRaw, prevOut, trustRefs) {
+    this.trust = trustRefs;
+    const out = this.prune(this.tree, state, prevRaw, prevOut, "");
+    return out === undefined || out === null || typeof out !== "object" || Array.isArray(out) ? {} : out;
+  }
+
+  /**
+   * read returns obj[key] for a declared key, or undefined when the key is
+   * not there or its getter throws (warned).
+   * @param {any} obj @param {string} key @param {string} path
+   */
+  read(obj, key, path) {
+    try {
+      if (Object.hasOwn(obj, key) || (key in obj && !(key in objectProto))) return obj[key];
+      return undefined;
+    } catch {
+      this.warn("getter_threw", path);
+      return undefined;
+    }
+  }
+
+  /**
+   * @param {ReadNode} n @param {any} v @param {any} pv @param {any} po @param {string} path
+   * @returns {any} the pruned value, undefined for absent
+   */
+  prune(n, v, pv, po, path) {
+    if (this.trust && pv !== NONE && v === pv) return po;
+    if (n.all) return this.value(v, path, 0, []);
+    if (v === null || typeof v !== "object") return undefined;
+    try {
+      return this.pruneObject(n, v, pv, po, path);
+    } catch (err) {
+      if (err instanceof BoundaryError) throw err;
+      this.warn("unreadable", path);
+      return undefined;
+    }
+  }
+
+  /**
+   * @param {ReadNode} n @param {any} v @param {any} pv @param {any} po @param {string} path
+   * @returns {any}
+   */
+  pruneObject(n, v, pv, po, path) {
+    let isArr;
+    try {
+      isArr = Array.isArray(v);
+    } catch {
+      this.warn("unreadable", path);
+      return undefined;
+    }
+    const pArr = pv !== NONE && Array.isArray(pv) && Array.isArray(po);
+    if (isArr) {
+      const len = v.length;
+      if (n.each) {
+        const out = new Array(len);
+        const reuse = this.trust && pArr;
+        for (let i = 0; i < len; i++) {
+          const item = v[i];
+          // The common case of an immutable store: the item did not change.
+          if (reuse && i < pv.length && item === pv[i] && i < po.length) {
+            out[i] = po[i];
+            continue;
+          }
+          const r = this.prune(n.each, item, pArr && i < pv.length ? pv[i] : NONE,
+            pArr && i < po.length ? po[i] : undefined, path + "/" + i);
+          out[i] = r === undefined ? null : r;
+        }
+        return out;
+      }
+      if (!n.children) return undefined;
+      const out = new Array(len);
+      let any = false;
+      for (let i = 0; i < len; i++) {
+        const c = n.children.get(String(i));
+        let r;
+        if (c) {
+          const ip = path + "/" + i;
+          r = this.prune(c, this.read(v, String(i), ip), pArr && i < pv.length ? pv[i] : NONE,
+            pArr && i < po.length ? po[i] : undefined, ip);
+        }
+        if (r === undefined) r = null;
+        else any = true;
+        out[i] = r;
+      }
+      return any ? out : undefined;
+    }
+    if (!n.children || v instanceof Map || v instanceof Set) return undefined;
+    const pObj = pv !== NONE && pv !== null && typeof pv === "object" && po !== null && typeof po === "object";
+    /** @type {Record<string, any> | undefined} */
+    let out;
+    // Keys in the store's own order, as the module keeps them.
+    for (const key of this.keysInOrder(v, n.children)) {
+      const kp = path + "/" + escapeToken(key);
+      const c = /** @type {ReadNode} */ (n.children.get(key));
+      const r = this.prune(c, this.read(v, key, kp), pObj ? this.peek(pv, key) : NONE,
+        pObj && Object.hasOwn(po, key) ? po[key] : undefined, kp);
+      if (r !== undefined) put((out ??= {}), key, r);
+    }
+    return out;
+  }
+
+  /**
+   * peek reads a key of the previous raw state; NONE when unreadable.
+   * @param {any} obj @param {string} key
+   */
+  peek(obj, key) {
+    try {
+      return obj[key];
+    } catch {
+      return NONE;
+    }
+  }
+
+  /**
+   * keysInOrder lists the declared keys present in obj, in obj's key order
+   * for plain objects (declared order otherwise).
+   * @param {any} obj @param {Map<string, ReadNode>} children
+   * @returns {string[]}
+   */
+  keysInOrder(obj, children) {
+    if (!isPlain(obj) || children.size === 0) return [...children.keys()];
+    let keys;
+    try {
+      keys = Object.keys(obj);
+    } catch {
+      return [...children.keys()];
+    }
+    if (keys.length <= children.size * 4) return keys.filter((k) => children.has(k));
+    // A wide object: order the few declared keys by their position.
+    const present = [...children.keys()].filter((k) => Object.hasOwn(obj, k));
+    if (present.length < 2) return present;
+    const pos = new Map(keys.map((k, i) => [k, i]));
+    return present.sort((a, b) => /** @type {number} */ (pos.get(a)) - /** @type {number} */ (pos.get(b)));
+  }
+
+  /**
+   * value converts a whole declared value to JSON by the boundary rules.
+   * Returns undefined for a value that is absent.
+   * @param {any} v @param {string} path @param {number} depth @param {any[]} stack
+   * @returns {any}
+   */
+  value(v, path, depth, stack) {
+    if (v === null || typeof v !== "object") return this.convert(v, path, depth, stack);
+    try {
+      return this.convert(v, path, depth, stack);
+    } catch (err) {
+      if (err instanceof BoundaryError) throw err;
+      // A hostile object (a Proxy whose traps throw): left out.
+      this.warn("unreadable", path);
+      return undefined;
+    }
+  }
+
+  /**
+   * @param {any} v @param {string} path @param {number} depth @param {any[]} stack
+   * @returns {any}
+   */
+  convert(v, path, depth, stack) {
+    switch (typeof v) {
+      case "string":
+      case "boolean":
+        return v;
+      case "number":
+        return Number.isFinite(v) ? v : null;
+      case "bigint":
+        return v.toString();
+      case "undefined":
+        return undefined;
+      case "function":
+      case "symbol":
+        this.warn("not_serialisable", path);
+        return undefined;
+    }
+    if (v === null) return null;
+    if (v instanceof Date) {
+      const t = v.getTime();
+      if (Number.isNaN(t)) {
+        this.warn("invalid_date", path);
+        return undefined;
+      }
+      return v.toISOString();
+    }
+    if (depth >= MAX_DEPTH) {
+      throw new BoundaryError(`the value at ${path || "/"} is nested deeper than ${MAX_DEPTH} levels`, path);
+    }
+    if (stack.includes(v)) {
+      throw new BoundaryError(`the value at ${path || "/"} contains a cycle`, path);
+    }
+    let isArr;
+    try {
+      isArr = Array.isArray(v);
+    } catch {
+      this.warn("unreadable", path);
+      return undefined;
+    }
+    stack.push(v);
+    try {
+      if (isArr) {
+        const len = v.length;
+        const out = new Array(len);
+        for (let i = 0; i < len; i++) {
+          const ip = path + "/" + i;
+          let item;
+          try {
+            item = v[i];
+          } catch {
+            this.warn("getter_threw", ip);
+          }
+          const r = this.value(item, ip, depth + 1, stack);
+          out[i] = r === undefined ? null : r;
+        }
+        return out;
+      }
+      if (!isPlain(v)) {
+        this.warn(v instanceof Map || v instanceof Set ? "map_or_set" : "class_instance", path);
+        return undefined;
+      }
+      /** @type {Record<string, any>} */
+      const out = {};
+      for (const key of Object.keys(v)) {
+        const kp = path + "/" + escapeToken(key);
+        let item;
+        try {
+          item = v[key];
+        } catch {
+          this.warn("getter_threw", kp);
+          continue;
+        }
+        const r = this.value(item, kp, depth + 1, stack);
+        if (r !== undefined) put(out, key, r);
+      }
+      return out;
+    } finally {
+      stack.pop();
+    }
+  }
+}

@@ -1,0 +1,299 @@
+// The one type file of @pinholectx/pinhole: every public type is declared
+// here and every .d.ts of the package is generated from it (the JavaScript
+// sources refer to these types in JSDoc). The wire shapes mirror the Go
+// types of wasm/wire (DESIGN §4); keep both in step.
+
+/** Where pinhole.wasm comes from: a compiled module, bytes, a Response,
+ * a URL, or a string (a file path in Node, a URL in a browser). */
+export type WasmSource = WebAssembly.Module | ArrayBuffer | ArrayBufferView | Response | URL | string;
+
+/** A JSON value as it crosses the boundary. */
+export type JSONValue = null | boolean | number | string | JSONValue[] | { [key: string]: JSONValue };
+
+/** An error as every operation reports it (DESIGN §4, "errors"). */
+export interface PinholeError {
+  error: {
+    /** One of the DESIGN codes, or `action_failed` / `internal_error` from the bridge. */
+    code: string;
+    /** Names parameters, paths and limits; never quotes state values. */
+    message: string;
+    /** The parameter or store path at fault, when there is one. */
+    param?: string;
+  };
+}
+
+/** The store shape the bridge reads: what Redux and Zustand stores already are. */
+export interface StoreLike<S = unknown> {
+  /** The current state. */
+  getState(): S;
+  /** Calls listener after every change; returns its unsubscribe. `track`,
+   * when called, reads exactly the declared slice (MobX uses it to know
+   * what to observe). */
+  subscribe(listener: () => void, track?: () => unknown): () => void;
+  /** True when the store mutates its state in place (Pinia, MobX): the
+   * bridge then compares slices by value instead of by reference. */
+  mutable?: boolean;
+}
+
+/** The `reads` of a load answer: what the bridge may send. */
+export interface Reads {
+  paths: string[];
+  collections: { from: string; items: string[] }[];
+}
+
+/** Bounds in force for the loaded manifest. */
+export interface Limits {
+  defaultLimit: number;
+  maxLimit: number;
+  maxRecordSelection: number;
+  maxRecordIds: number;
+  maxFieldChars: number;
+  maxFeedback: number;
+  maxUnavailable: number;
+  maxResponseBytes: number;
+}
+
+/** A describe request: defaults, a window, or up to twenty record ids. */
+export interface DescribeRequest {
+  offset?: number;
+  limit?: number;
+  record?: string[];
+}
+
+/** A capability as the manifest declares it. */
+export interface Capability {
+  name: string;
+  description: string;
+  scope: "record" | "page";
+  region: string;
+  input: JSONValue;
+}
+
+/** One projected record. */
+export interface ContextRecord {
+  id: string;
+  region: string;
+  fields: Record<string, JSONValue>;
+  truncated?: Record<string, number>;
+  redacted?: string[];
+  userContent?: string[];
+}
+
+/** The answer to describe (DESIGN §4). */
+export interface DescribeResponse {
+  snapshot: string;
+  limits: Limits;
+  capabilities: Capability[];
+  context: {
+    page?: { route?: string; title?: string; params?: Record<string, JSONValue> };
+    regions: { id: string; parent?: string; description?: string }[];
+    records: ContextRecord[];
+    recordIds: string[];
+    recordIdsTotal: number;
+    recordWindow?: { offset: number; limit: number; returned: number; total: number; next?: number };
+    recordsTotal: number;
+    state: Record<string, JSONValue>;
+    stateTruncated?: Record<string, number>;
+    feedback: { level: string; text: string; source: string; truncated?: number; redacted?: boolean }[];
+    feedbackTotal: number;
+    unavailable: { capability: string; record?: string; reason: string }[];
+    unavailableTotal: number;
+  };
+}
+
+/** An agent's request to run a capability. */
+export interface ExecuteRequest {
+  capability: string;
+  /** The record id for a record-scope capability. */
+  record?: string;
+  /** Input matching the capability's input schema; may hold placeholders. */
+  input?: JSONValue;
+  /** The snapshot the agent decided on. */
+  snapshot: string;
+}
+
+/** What the app's handler receives: placeholders and aliases resolved. */
+export interface ResolvedRequest {
+  capability: string;
+  record?: string;
+  input?: JSONValue;
+  snapshot: string;
+}
+
+/** The after observation (DESIGN §4, "execute and after"): what changed
+ * since the request's snapshot. It is not a snapshot. */
+export interface After {
+  from: string;
+  to: string;
+  records: {
+    /** Records whose projected fields changed, with only the changed fields. */
+    changed: ContextRecord[];
+    added: string[];
+    removed: string[];
+    changedTotal: number;
+    addedTotal: number;
+    removedTotal: number;
+  };
+  state: Record<string, JSONValue>;
+  stateTruncated?: Record<string, number>;
+  capabilities: {
+    available: { capability: string; record?: string }[];
+    unavailable: { capability: string; record?: string; reason: string }[];
+  };
+  feedback: { level: string; text: string; source: string; truncated?: number; redacted?: boolean }[];
+  feedbackTotal: number;
+  redescribe: { required: boolean; reasons: string[] };
+}
+
+/** A successful execute. `after` is absent when the bridge could not build
+ * it (then the agent must describe again). */
+export interface ExecuteResult {
+  ok: true;
+  snapshot: string;
+  after?: After;
+}
+
+/** The app's handlers, one per capability name. */
+export type Actions = Record<string, (request: ResolvedRequest) => unknown>;
+
+/** An audit event: from the module (its own audit queue) or the bridge.
+ * Events never carry store values, arguments or bodies. */
+export type AuditEvent =
+  | { source: "module"; op: string; snapshot?: string; [k: string]: unknown }
+  | { source: "bridge"; kind: "boundary"; rule: string; path: string }
+  | { source: "bridge"; kind: "boundary_suppressed"; count: number }
+  | { source: "bridge"; kind: "sync_error"; code: string; path: string }
+  | { source: "bridge"; kind: "recovered"; op: string; cause: string; restoredFrom: "store" | "last_good" }
+  | { source: "bridge"; kind: "action_error"; capability: string };
+
+/** Options of createPinhole. */
+export interface PinholeOptions<S = unknown> {
+  /** pinhole.wasm: path (Node), URL, Response, bytes or module; the copy
+   * the package ships when absent. */
+  wasm?: WasmSource;
+  /** The manifest, as an object or JSON text. */
+  manifest: object | string;
+  /** The store to read (use an adapter for Pinia, MobX or React-style stores). */
+  store: StoreLike<S>;
+  /** The app's handler per capability name. */
+  actions?: Actions;
+  /** Per-session key for aliases and placeholders (16 to 256 characters);
+   * random when absent. */
+  key?: string;
+  /** Receives audit events (module and bridge). */
+  onAudit?: (event: AuditEvent) => void;
+  /** Receives an error a handler threw (never shown to the agent). */
+  onActionError?: (error: unknown, capability: string) => void;
+  /** How bursts of store updates are coalesced: one observe per microtask
+   * (default) or per animation frame. */
+  coalesce?: "microtask" | "frame";
+  /** Patches with more operations than this are sent as a full observe. */
+  maxPatchOps?: number;
+  /** Sees every request sent into the module and every answer (tests, debugging). */
+  trace?: (direction: "in" | "out", text: string) => void;
+  /** Where the module's stderr goes (dropped by default). */
+  stderr?: (text: string) => void;
+}
+
+/** What subscribe listeners receive when the snapshot changes. */
+export interface SnapshotEvent {
+  snapshot: string;
+  recordsTotal: number;
+}
+
+/** A running bridge. */
+export interface Pinhole {
+  /** Describe the current context (DESIGN §4). */
+  describe(request?: DescribeRequest): Promise<DescribeResponse | PinholeError>;
+  /** describe, answering the module's exact bytes. */
+  describeText(request?: DescribeRequest): Promise<string>;
+  /** Run a capability through the app's handler and observe the result. */
+  execute(request: ExecuteRequest): Promise<ExecuteResult | PinholeError>;
+  /** Called after every snapshot change; returns its unsubscribe. */
+  subscribe(listener: (event: SnapshotEvent) => void): () => void;
+  /** Sync now instead of waiting for the coalesced update. */
+  flush(): void;
+  /** Register WebMCP tools for the context and capabilities. */
+  exposeWebMCP(options?: WebMCPOptions): WebMCPHandle;
+  /** Answer a browser extension over window.postMessage + MessageChannel. */
+  exposeToExtension(options?: ExtensionOptions): { dispose(): void };
+  /** Stop: unsubscribe from the store, drop WebMCP tools and ports. */
+  dispose(): void;
+}
+
+/** Options of exposeWebMCP. */
+export interface WebMCPOptions {
+  /** The modelContext to register with; document.modelContext, then
+   * navigator.modelContext, by default. */
+  modelContext?: ModelContextLike;
+  /** Name of the context tool; "describe_context" by default. */
+  describeToolName?: string;
+  /** URI of the MCP resource published where @mcp-b/global is present. */
+  resourceUri?: string;
+}
+
+/** The part of WebMCP's ModelContext the bridge uses. */
+export interface ModelContextLike {
+  registerTool(tool: WebMCPTool, options?: { signal?: AbortSignal }): unknown;
+  registerResource?(descriptor: {
+    uri: string; name: string; description?: string; mimeType?: string;
+    read: (uri: URL) => Promise<{ contents: { uri: string; mimeType?: string; text: string }[] }>;
+  }): { unregister(): void };
+}
+
+/** A WebMCP tool descriptor as the bridge registers it. */
+export interface WebMCPTool {
+  name: string;
+  description: string;
+  inputSchema: object;
+  annotations?: { readOnlyHint?: boolean; untrustedContentHint?: boolean; [k: string]: unknown };
+  execute(args: any): Promise<{ content: { type: "text"; text: string }[]; isError?: boolean }>;
+}
+
+/** What exposeWebMCP returns. */
+export interface WebMCPHandle {
+  /** Settles when the current registrations are done. */
+  ready: Promise<void>;
+  /** Names of the tools registered now. */
+  tools(): string[];
+  /** Unregister everything. */
+  dispose(): void;
+}
+
+/** The window the extension channel uses (a real Window in browsers). */
+export interface WindowLike {
+  addEventListener(type: "message", listener: (event: MessageEvent) => void): void;
+  removeEventListener(type: "message", listener: (event: MessageEvent) => void): void;
+  postMessage(message: unknown, targetOrigin: string, transfer?: Transferable[]): void;
+  location: { origin: string };
+}
+
+/** Options of exposeToExtension. */
+export interface ExtensionOptions {
+  /** The page's window; globalThis.window by default. */
+  window?: WindowLike;
+  /** Name of the channel, so several bridges can share a page. */
+  channel?: string;
+}
+
+/** Options of connectFromContentScript. */
+export interface ConnectOptions {
+  window?: WindowLike;
+  channel?: string;
+  /** How long to wait for the page's answer; 5000 ms by default. */
+  timeoutMs?: number;
+}
+
+/** The extension side's view of the page's bridge. */
+export interface ExtensionClient {
+  describe(request?: DescribeRequest): Promise<DescribeResponse | PinholeError>;
+  execute(request: ExecuteRequest): Promise<ExecuteResult | PinholeError>;
+  /** Called with each snapshot change the page announces. */
+  subscribe(listener: (event: SnapshotEvent) => void): () => void;
+  close(): void;
+}
+
+/** A low-level module instance: JSON text in, JSON text out. */
+export interface ModuleInstance {
+  call(request: string | Uint8Array): string;
+}

@@ -1,0 +1,102 @@
+import test from "node:test";
+import assert from "node:assert/strict";
+import { createPinhole, createModuleInstance, PinholeSetupError } from "../src/index.js";
+import { WASM, MANIFEST, KEY, ordersState, plainStore, recorder, settle, setStatus } from "./helpers.js";
+import { readFileSync } from "node:fs";
+
+test("describe answers what the bare module answers for the same state", async () => {
+  const store = plainStore(ordersState());
+  const p = await createPinhole({ wasm: WASM, manifest: MANIFEST, store, key: KEY });
+  const bare = await createModuleInstance(WASM);
+  bare.call(JSON.stringify({ op: "load", manifest: MANIFEST, key: KEY }));
+  bare.call(JSON.stringify({ op: "observe", state: ordersState() }));
+  for (const req of [{}, { offset: 8, limit: 8 }, { record: ["SO-1002"] }]) {
+    assert.equal(await p.describeText(req), bare.call(JSON.stringify({ op: "describe", ...req })));
+  }
+  const d = /** @type {any} */ (await p.describe());
+  assert.equal(d.snapshot, "s1");
+  assert.equal(d.context.recordsTotal, 48);
+  p.dispose();
+});
+
+test("the wasm source may be a path, a file URL, bytes or a compiled module", async () => {
+  const bytes = readFileSync(WASM);
+  const sources = [WASM, new URL("../../build/pinhole.wasm", import.meta.url), bytes, new WebAssembly.Module(bytes),
+    new Response(bytes, { headers: { "content-type": "application/wasm" } })];
+  for (const wasm of sources) {
+    const p = await createPinhole({ wasm, manifest: MANIFEST, store: plainStore(ordersState()) });
+    const d = /** @type {any} */ (await p.describe({ limit: 1 }));
+    assert.equal(d.context.recordsTotal, 48);
+    p.dispose();
+  }
+});
+
+test("errors are DESIGN error objects, never exceptions", async () => {
+  const p = await createPinhole({ wasm: WASM, manifest: MANIFEST, store: plainStore(ordersState()) });
+  assert.deepEqual(Object.keys(/** @type {any} */ (await p.describe({ record: ["SO-1"], limit: 2 })).error).sort(), ["code", "message", "param"]);
+  assert.equal(/** @type {any} */ (await p.describe({ limit: 500 })).error.code, "limit_exceeds_max");
+  assert.equal(/** @type {any} */ (await p.describe(/** @type {any} */ ({ op: "load" }))).error.code, "invalid_request");
+  assert.equal(/** @type {any} */ (await p.describe(/** @type {any} */ ([1]))).error.code, "invalid_request");
+  p.dispose();
+  assert.equal(/** @type {any} */ (await p.describe()).error.code, "not_loaded");
+});
+
+test("createPinhole rejects unknown options, bad stores and bad manifests", async () => {
+  const store = plainStore(ordersState());
+  await assert.rejects(createPinhole(/** @type {any} */ ({ wasm: WASM, manifest: MANIFEST, store, colour: 1 })), /unknown option "colour"/);
+  await assert.rejects(createPinhole(/** @type {any} */ ({ wasm: WASM, manifest: MANIFEST, store: {} })), /getState/);
+  await assert.rejects(createPinhole({ wasm: WASM, manifest: { pinhole: 1, bogus: true }, store }),
+    (err) => err instanceof PinholeSetupError && /** @type {any} */ (err).error.code === "invalid_manifest");
+});
+
+test("subscribe reports snapshot changes; dispose stops following the store", async () => {
+  const store = plainStore(ordersState());
+  const p = await createPinhole({ wasm: WASM, manifest: MANIFEST, store });
+  /** @type {any[]} */
+  const seen = [];
+  const off = p.subscribe((e) => seen.push(e));
+  store.setState((s) => setStatus(s, 1, "Shipped"));
+  await settle();
+  assert.deepEqual(seen, [{ snapshot: "s2", recordsTotal: 48 }]);
+  store.setState((s) => ({ ...s, unrelated: 1 }));
+  await settle();
+  assert.equal(seen.length, 1, "an undeclared change makes no snapshot");
+  off();
+  store.setState((s) => setStatus(s, 2, "Shipped"));
+  await settle();
+  assert.equal(seen.length, 1);
+  p.dispose();
+  assert.equal(store.listeners.size, 0, "dispose unsubscribes from the store");
+});
+
+test("audit events from the module and the bridge reach onAudit without values", async () => {
+  /** @type {any[]} */
+  const events = [];
+  const p = await createPinhole({ wasm: WASM, manifest: MANIFEST, store: plainStore(ordersState()), onAudit: (e) => events.push(e) });
+  await p.describe();
+  const ops = events.filter((e) => e.source === "module").map((e) => e.op);
+  assert.deepEqual(ops, ["load", "observe", "describe"]);
+  const text = JSON.stringify(events);
+  assert.ok(!text.includes("Lena Zhou") && !text.includes("SO-1001"), "no values in audit events");
+  p.dispose();
+});
+
+test("a store that throws in getState never throws into the app", async () => {
+  const store = plainStore(ordersState());
+  const p = await createPinhole({ wasm: WASM, manifest: MANIFEST, store });
+  const broken = { ...store, getState: () => { throw new Error("boom"); } };
+  Object.assign(store, { getState: broken.getState });
+  assert.doesNotThrow(() => store.setState((s) => s));
+  await settle();
+  assert.equal(/** @type {any} */ (await p.describe()).error.code, "invalid_state");
+  p.dispose();
+});
+
+test("the first sync loads the manifest once and sends one full observe", async () => {
+  const rec = recorder();
+  const p = await createPinhole({ wasm: WASM, manifest: MANIFEST, store: plainStore(ordersState()), trace: rec.trace });
+  assert.equal(rec.ops("load").length, 1);
+  assert.equal(rec.ops("observe").length, 1);
+  assert.ok(rec.ops("observe")[0].state, "the first observe is a full one");
+  p.dispose();
+});

@@ -1,0 +1,76 @@
+// Trap recovery: when the module traps, the bridge starts a new instance,
+// loads the manifest again with the same key, restores the state, reports
+// the incident, and answers the call. The traps here are genuine: the
+// instance's memory is overwritten, and the guest itself fails (the Go
+// runtime exits, or the engine stops it).
+import test from "node:test";
+import assert from "node:assert/strict";
+import { createPinhole, internals } from "../src/index.js";
+import { WASM, MANIFEST, ordersState, plainStore, recorder, settle, setStatus } from "./helpers.js";
+
+/** @param {any} p @param {"exit" | "stack"} how */
+function wreck(p, how) {
+  const mem = new Uint8Array(p[internals].instance.exports.memory.buffer);
+  if (how === "exit") mem.fill(0xff, 0, 1 << 20);
+  else mem.fill(0);
+}
+
+async function setup() {
+  const store = plainStore(ordersState());
+  /** @type {any[]} */
+  const audit = [];
+  const rec = recorder();
+  const p = await createPinhole({ wasm: WASM, manifest: MANIFEST, store, onAudit: (e) => audit.push(e), trace: rec.trace });
+  return { p, store, audit, rec };
+}
+
+for (const how of /** @type {const} */ (["exit", "stack"])) {
+  test(`a trap during describe (${how}) is recovered and the call answered`, async () => {
+    const { p, store, audit } = await setup();
+    const before = /** @type {any} */ (await p.describe({ record: ["SO-1001"] }));
+    store.setState((s) => setStatus(s, 1, "Shipped"));
+    await settle();
+    const old = p[internals].instance;
+    wreck(p, how);
+    const d = /** @type {any} */ (await p.describe({ record: ["SO-1001", "SO-1002"] }));
+    assert.notEqual(p[internals].instance, old, "a new instance");
+    assert.ok(!d.error, JSON.stringify(d.error));
+    assert.equal(d.context.records[1].fields.status, "Shipped", "no store data was lost");
+    assert.equal(d.snapshot, "s3", "snapshot ids keep increasing across the restart");
+    assert.deepEqual(d.context.records[0].fields.phone, before.context.records[0].fields.phone, "aliases are stable (same key)");
+    assert.deepEqual(audit.filter((e) => e.kind === "recovered").map((e) => [e.op, e.restoredFrom]), [["describe", "store"]]);
+    p.dispose();
+  });
+}
+
+test("a trap during sync is recovered with the store's new state", async () => {
+  const { p, store, audit } = await setup();
+  wreck(p, "exit");
+  store.setState((s) => setStatus(s, 2, "Delivered"));
+  await settle();
+  assert.ok(audit.some((e) => e.kind === "recovered" && e.op === "observe"));
+  const d = /** @type {any} */ (await p.describe({ record: ["SO-1003"] }));
+  assert.equal(d.context.records[0].fields.status, "Delivered");
+  p.dispose();
+});
+
+test("when the store cannot be read, the last good state is restored", async () => {
+  const { p, store, audit } = await setup();
+  wreck(p, "exit");
+  store.getState = () => { throw new Error("store is gone"); };
+  const d = /** @type {any} */ (await p.describe({ limit: 1 }));
+  assert.equal(d.context.recordsTotal, 48);
+  assert.ok(audit.some((e) => e.kind === "recovered" && e.restoredFrom === "last_good"));
+  p.dispose();
+});
+
+test("an agent's snapshot from before the restart is stale", async () => {
+  const { p, store } = await setup();
+  const { snapshot } = /** @type {any} */ (await p.describe());
+  wreck(p, "exit");
+  await p.describe();
+  const r = /** @type {any} */ (await p.execute({ capability: "order.ship", record: "SO-1001", input: { carrier: "ups" }, snapshot }));
+  assert.equal(r.error.code, "stale_snapshot");
+  store.setState((s) => s);
+  p.dispose();
+});

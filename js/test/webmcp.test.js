@@ -1,0 +1,96 @@
+// WebMCP with the real @mcp-b/webmcp-polyfill in a jsdom page.
+import test from "node:test";
+import assert from "node:assert/strict";
+import { installDom } from "./dom.js";
+import { createPinhole } from "../src/index.js";
+import { WASM, MANIFEST, ordersState, plainStore, settle } from "./helpers.js";
+
+installDom();
+const { initializeWebMCPPolyfill, cleanupWebMCPPolyfill } = await import("@mcp-b/webmcp-polyfill");
+
+/** @param {any} mc */
+const names = async (mc) => (await mc.getTools()).map((/** @type {any} */ t) => t.name);
+
+test("tools for the context and every capability of the active regions, kept in step", async () => {
+  initializeWebMCPPolyfill();
+  const mc = /** @type {any} */ (document).modelContext;
+  const store = plainStore(ordersState());
+  /** @type {any[]} */
+  const handled = [];
+  const p = await createPinhole({
+    wasm: WASM, manifest: MANIFEST, store,
+    actions: {
+      "order.open": (/** @type {any} */ req) => {
+        handled.push(req);
+        store.setState((s) => ({ ...s, ui: { ...s.ui, detailOpen: true, selected: req.record } }));
+      },
+    },
+  });
+  const h = p.exposeWebMCP();
+  await h.ready;
+  assert.deepEqual(await names(mc), ["describe_context", "order.open", "order.ship", "orders.export"]);
+
+  const tools = await mc.getTools();
+  const describeTool = tools.find((/** @type {any} */ t) => t.name === "describe_context");
+  assert.deepEqual(describeTool.annotations, { readOnlyHint: true, untrustedContentHint: true });
+  const ship = tools.find((/** @type {any} */ t) => t.name === "order.ship");
+  assert.equal(ship.description, "Ship one order");
+  assert.deepEqual(ship.inputSchema.required, ["snapshot", "record", "input"]);
+  assert.deepEqual(ship.inputSchema.properties.input.properties.carrier.enum, ["ups", "dhl"]);
+  assert.equal(ship.annotations.untrustedContentHint, true);
+
+  const out = JSON.parse(await mc.executeTool(describeTool, JSON.stringify({ limit: 2 })));
+  assert.equal(out.content[0].text, await p.describeText({ limit: 2 }));
+  const d = JSON.parse(out.content[0].text);
+
+  // The agent opens an order: the detail region becomes active, and its
+  // capability appears as a tool; closing it takes the tool away again.
+  const open = tools.find((/** @type {any} */ t) => t.name === "order.open");
+  const res = JSON.parse(await mc.executeTool(open, JSON.stringify({ snapshot: d.snapshot, record: "SO-1002" })));
+  assert.equal(handled.length, 1, res.content[0].text);
+  assert.equal(handled[0].record, "SO-1002");
+  await settle();
+  await h.ready;
+  assert.deepEqual(await names(mc), ["describe_context", "order.open", "order.refund", "order.ship", "orders.export"]);
+  store.setState((s) => ({ ...s, ui: { ...s.ui, detailOpen: false } }));
+  await settle();
+  await h.ready;
+  assert.deepEqual(await names(mc), ["describe_context", "order.open", "order.ship", "orders.export"]);
+
+  // Errors reach the agent as error results, not exceptions.
+  const bad = JSON.parse(await mc.executeTool(ship, JSON.stringify({ snapshot: d.snapshot, record: "SO-1002", input: { carrier: "ups" } })));
+  assert.equal(JSON.parse(bad.content[0].text).error.code, "capability_unavailable");
+  assert.equal(bad.isError, true);
+
+  p.dispose();
+  await settle();
+  assert.deepEqual(await names(mc), [], "dispose unregisters everything");
+  cleanupWebMCPPolyfill();
+});
+
+test("falls back to navigator.modelContext when document has none", async () => {
+  /** @type {any[]} */
+  const registered = [];
+  const ctx = {
+    registerTool(/** @type {any} */ tool, /** @type {any} */ opts) {
+      registered.push(tool.name);
+      opts.signal.addEventListener("abort", () => registered.splice(registered.indexOf(tool.name), 1));
+    },
+  };
+  Object.defineProperty(navigator, "modelContext", { value: ctx, configurable: true });
+  assert.equal(/** @type {any} */ (document).modelContext, undefined);
+  const p = await createPinhole({ wasm: WASM, manifest: MANIFEST, store: plainStore(ordersState()) });
+  const h = p.exposeWebMCP();
+  await h.ready;
+  assert.deepEqual(registered.sort(), ["describe_context", "order.open", "order.ship", "orders.export"]);
+  h.dispose();
+  assert.deepEqual(registered, []);
+  p.dispose();
+  delete (/** @type {any} */ (navigator)).modelContext;
+});
+
+test("without any modelContext exposeWebMCP says so", async () => {
+  const p = await createPinhole({ wasm: WASM, manifest: MANIFEST, store: plainStore(ordersState()) });
+  assert.throws(() => p.exposeWebMCP(), /no WebMCP modelContext/);
+  p.dispose();
+});
