@@ -3,13 +3,15 @@
 package main
 
 import (
+	"runtime"
+	"syscall"
 	"unsafe"
 
 	"github.com/pinholectx/pinhole/wasm/session"
 )
 
 var (
-	sess = session.New()
+	sess = session.NewWithRandom(syscall.RandomGet) // WASI random_get: the host's randomness
 	// buffers keeps host-filled request buffers alive until pinhole_free.
 	buffers = map[uint32][]byte{}
 	// last keeps the previous response alive until the next call.
@@ -50,6 +52,10 @@ func pinholeCall(ptr, length uint32) uint64 {
 		req = nil
 	}
 	last = sess.Call(req)
+	// A reactor runs Go code only inside export calls: yield once so the
+	// garbage collector's background work gets to run. Without it, a
+	// session observing large states grows its memory without bound.
+	runtime.Gosched()
 	if len(last) == 0 {
 		return 0
 	}

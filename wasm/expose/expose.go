@@ -7,8 +7,6 @@
 package expose
 
 import (
-	"crypto/hmac"
-	"crypto/sha256"
 	"encoding/base32"
 	"strings"
 	"unicode/utf8"
@@ -49,11 +47,7 @@ func NewKeyer(key []byte) *Keyer {
 var tokenEncoding = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)
 
 func (k *Keyer) token(prefix string, v *jsonval.Value) string {
-	m := hmac.New(sha256.New, k.key)
-	m.Write([]byte(prefix))
-	m.Write([]byte{0})
-	m.Write(jsonval.Marshal(v))
-	sum := m.Sum(nil)
+	sum := hmacSHA256(k.key, []byte(prefix), []byte{0}, jsonval.Marshal(v))
 	t := prefix + tokenEncoding.EncodeToString(sum[:15])
 	if len(k.seen) >= MaxTokens {
 		k.older, k.seen = k.seen, map[string]*jsonval.Value{}

@@ -31,16 +31,23 @@ type parser struct {
 	items []*Value
 	// Arenas for the exact-size member slices (capacity capped, so an
 	// append by a later editor copies instead of overwriting a neighbour).
-	keyArena []string
-	valArena []*Value
+	keyArena  []string
+	valArena  []*Value
+	slabSize  int
+	arenaSize int
 }
 
-const arenaChunk = 4096
+// grow returns the next arena chunk size for a request of n: chunks start
+// small and double up to 4096, so a small request costs little.
+func (p *parser) grow(n int) int {
+	p.arenaSize = min(max(2*p.arenaSize, 16), 4096)
+	return max(p.arenaSize, n)
+}
 
 func (p *parser) keySlice(src []string) []string {
 	n := len(src)
 	if n > len(p.keyArena) {
-		p.keyArena = make([]string, max(arenaChunk, n))
+		p.keyArena = make([]string, p.grow(n))
 	}
 	out := p.keyArena[:n:n]
 	p.keyArena = p.keyArena[n:]
@@ -51,7 +58,7 @@ func (p *parser) keySlice(src []string) []string {
 func (p *parser) valSlice(src []*Value) []*Value {
 	n := len(src)
 	if n > len(p.valArena) {
-		p.valArena = make([]*Value, max(arenaChunk, n))
+		p.valArena = make([]*Value, p.grow(n))
 	}
 	out := p.valArena[:n:n]
 	p.valArena = p.valArena[n:]
@@ -61,7 +68,9 @@ func (p *parser) valSlice(src []*Value) []*Value {
 
 func (p *parser) alloc(v Value) *Value {
 	if len(p.slab) == 0 {
-		p.slab = make([]Value, 256)
+		// Start small (most requests are a few values) and grow.
+		p.slabSize = min(max(2*p.slabSize, 8), 256)
+		p.slab = make([]Value, p.slabSize)
 	}
 	n := &p.slab[0]
 	*n = v

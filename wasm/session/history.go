@@ -4,7 +4,7 @@ import "github.com/pinholectx/pinhole/wasm/project"
 
 // HistorySize is how many snapshots a session keeps for after and prepare.
 // An after or prepare naming an older snapshot is stale_snapshot.
-const HistorySize = 16
+const HistorySize = 8
 
 type history struct {
 	ids   []string

@@ -9,7 +9,6 @@
 package session
 
 import (
-	"crypto/rand"
 	"strconv"
 
 	"github.com/pinholectx/pinhole/wasm/expose"
@@ -32,6 +31,7 @@ const MaxRequestBytes = 128 << 20
 // Session is one agent session: a loaded manifest and its snapshots.
 // It is not safe for concurrent use; each module instance holds one.
 type Session struct {
+	random func([]byte) error // fills a session key when load brings none
 	plan  *manifest.Plan
 	keyer *expose.Keyer
 	snap  *project.Snapshot
@@ -44,8 +44,14 @@ type Session struct {
 	ev      wire.AuditEvent // the current operation's audit details
 }
 
-// New returns an empty session: nothing loaded.
+// New returns an empty session: nothing loaded. Its load needs a key.
 func New() *Session { return &Session{} }
+
+// NewWithRandom returns an empty session that draws a session key from
+// random when a load brings none: the host's randomness (WASI random_get in
+// the module, crypto/rand natively). The core itself imports no randomness,
+// which keeps crypto/rand and what it pulls in out of the module.
+func NewWithRandom(random func([]byte) error) *Session { return &Session{random: random} }
 
 // Call runs one request and returns its JSON response. It never panics: an
 // internal fault is reported as an error response and changes nothing.
@@ -140,8 +146,8 @@ func (s *Session) load(v *jsonval.Value) ([]byte, *wire.Error) {
 		key = []byte(k.S)
 	} else {
 		key = make([]byte, 32)
-		if _, err := rand.Read(key); err != nil {
-			return nil, wire.Errorf(CodeInternal, "key", "no randomness available for the session key")
+		if s.random == nil || s.random(key) != nil {
+			return nil, wire.Errorf(wire.CodeInvalidRequest, "key", "this host has no randomness to draw a session key from: load needs a key")
 		}
 	}
 	s.plan, s.keyer, s.snap, s.id = plan, expose.NewKeyer(key), nil, ""

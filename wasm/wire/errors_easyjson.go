@@ -3,56 +3,9 @@
 package wire
 
 import (
-	json "encoding/json"
-	jlexer "github.com/mailru/easyjson/jlexer"
 	jwriter "github.com/mailru/easyjson/jwriter"
 )
 
-// suppress unused package warning
-var (
-	_ *json.RawMessage
-	_ *jlexer.Lexer
-	_ *jwriter.Writer
-)
-
-func easyjsonD31a5a85DecodeGithubComPinholectxPinholeWasmWire(in *jlexer.Lexer, out *ErrorResponse) {
-	isTopLevel := in.IsStart()
-	if in.IsNull() {
-		if isTopLevel {
-			in.Consumed()
-		}
-		in.Skip()
-		return
-	}
-	in.Delim('{')
-	for !in.IsDelim('}') {
-		key := in.UnsafeFieldName(false)
-		in.WantColon()
-		switch key {
-		case "error":
-			if in.IsNull() {
-				in.Skip()
-				out.Error = nil
-			} else {
-				if out.Error == nil {
-					out.Error = new(Error)
-				}
-				if in.IsNull() {
-					in.Skip()
-				} else {
-					(*out.Error).UnmarshalEasyJSON(in)
-				}
-			}
-		default:
-			in.SkipRecursive()
-		}
-		in.WantComma()
-	}
-	in.Delim('}')
-	if isTopLevel {
-		in.Consumed()
-	}
-}
 func easyjsonD31a5a85EncodeGithubComPinholectxPinholeWasmWire(out *jwriter.Writer, in ErrorResponse) {
 	out.RawByte('{')
 	first := true
@@ -74,52 +27,6 @@ func (v ErrorResponse) MarshalEasyJSON(w *jwriter.Writer) {
 	easyjsonD31a5a85EncodeGithubComPinholectxPinholeWasmWire(w, v)
 }
 
-// UnmarshalEasyJSON supports easyjson.Unmarshaler interface
-func (v *ErrorResponse) UnmarshalEasyJSON(l *jlexer.Lexer) {
-	easyjsonD31a5a85DecodeGithubComPinholectxPinholeWasmWire(l, v)
-}
-func easyjsonD31a5a85DecodeGithubComPinholectxPinholeWasmWire1(in *jlexer.Lexer, out *Error) {
-	isTopLevel := in.IsStart()
-	if in.IsNull() {
-		if isTopLevel {
-			in.Consumed()
-		}
-		in.Skip()
-		return
-	}
-	in.Delim('{')
-	for !in.IsDelim('}') {
-		key := in.UnsafeFieldName(false)
-		in.WantColon()
-		switch key {
-		case "code":
-			if in.IsNull() {
-				in.Skip()
-			} else {
-				out.Code = string(in.String())
-			}
-		case "message":
-			if in.IsNull() {
-				in.Skip()
-			} else {
-				out.Message = string(in.String())
-			}
-		case "param":
-			if in.IsNull() {
-				in.Skip()
-			} else {
-				out.Param = string(in.String())
-			}
-		default:
-			in.SkipRecursive()
-		}
-		in.WantComma()
-	}
-	in.Delim('}')
-	if isTopLevel {
-		in.Consumed()
-	}
-}
 func easyjsonD31a5a85EncodeGithubComPinholectxPinholeWasmWire1(out *jwriter.Writer, in Error) {
 	out.RawByte('{')
 	first := true
@@ -145,9 +52,4 @@ func easyjsonD31a5a85EncodeGithubComPinholectxPinholeWasmWire1(out *jwriter.Writ
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v Error) MarshalEasyJSON(w *jwriter.Writer) {
 	easyjsonD31a5a85EncodeGithubComPinholectxPinholeWasmWire1(w, v)
-}
-
-// UnmarshalEasyJSON supports easyjson.Unmarshaler interface
-func (v *Error) UnmarshalEasyJSON(l *jlexer.Lexer) {
-	easyjsonD31a5a85DecodeGithubComPinholectxPinholeWasmWire1(l, v)
 }

@@ -6,7 +6,7 @@
 package wire
 
 //go:generate go tool easyjson -no_std_marshalers wire.go errors.go after.go
-//go:generate sed -i -e /mailru\/easyjson"$/d -e /easyjson.Marshaler$/d wire_easyjson.go errors_easyjson.go after_easyjson.go
+//go:generate go run ./internal/trim wire_easyjson.go errors_easyjson.go after_easyjson.go
 
 // Limits are the bounds in force for a loaded manifest.
 //

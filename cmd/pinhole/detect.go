@@ -1,0 +1,261 @@
+package main
+
+import (
+	"strings"
+
+	"github.com/pinholectx/pinhole/wasm/expose"
+	"github.com/pinholectx/pinhole/wasm/jsonval"
+)
+
+// The kinds of sensitive data lint looks for, in the order it reports them.
+const (
+	kindCredential = iota
+	kindEmail
+	kindPhone
+	kindCard
+	numKinds
+)
+
+var kinds = [numKinds]struct{ one, plural string }{
+	{"a credential", "credentials"},
+	{"an e-mail address", "e-mail addresses"},
+	{"a phone number", "phone numbers"},
+	{"a card number", "card numbers"},
+}
+
+// nameWords maps words of a declared name to the kind they suggest.
+var nameWords = map[string]int{
+	"password": kindCredential, "passwd": kindCredential, "pwd": kindCredential,
+	"passphrase": kindCredential, "secret": kindCredential, "token": kindCredential,
+	"apikey": kindCredential, "credential": kindCredential, "credentials": kindCredential,
+	"cookie": kindCredential, "jwt": kindCredential, "bearer": kindCredential,
+	"authorization": kindCredential, "otp": kindCredential, "pin": kindCredential,
+	"email": kindEmail, "mail": kindEmail,
+	"phone": kindPhone, "telephone": kindPhone, "tel": kindPhone, "mobile": kindPhone,
+	"cell": kindPhone, "fax": kindPhone, "msisdn": kindPhone,
+	"card": kindCard, "pan": kindCard, "cc": kindCard, "ccnumber": kindCard,
+	"creditcard": kindCard, "cardnumber": kindCard,
+}
+
+// nameCompounds are matched anywhere in a name with separators removed
+// ("customer_api_key", "CreditCardNo").
+var nameCompounds = map[string]int{
+	"password": kindCredential, "apikey": kindCredential, "accesskey": kindCredential,
+	"secretkey": kindCredential, "privatekey": kindCredential, "sessionid": kindCredential,
+	"authtoken": kindCredential, "accesstoken": kindCredential, "refreshtoken": kindCredential,
+	"email": kindEmail, "phone": kindPhone, "creditcard": kindCard, "cardnumber": kindCard,
+}
+
+// nameKinds reports which kinds a declared name (or path token) suggests.
+func nameKinds(name string) (hits [numKinds]bool) {
+	if expose.IsCredential(name) {
+		hits[kindCredential] = true
+	}
+	var joined strings.Builder
+	for _, w := range words(name) {
+		if k, ok := nameWords[w]; ok {
+			hits[k] = true
+		}
+		joined.WriteString(w)
+	}
+	j := joined.String()
+	for c, k := range nameCompounds {
+		if strings.Contains(j, c) {
+			hits[k] = true
+		}
+	}
+	return hits
+}
+
+// words splits a name at non-letters and at lower-to-upper case changes,
+// lower-cased: "customerEMail_2" -> customer, e, mail.
+func words(name string) []string {
+	var out []string
+	start := -1
+	for i := 0; i <= len(name); i++ {
+		c := byte(0)
+		if i < len(name) {
+			c = name[i]
+		}
+		letter := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+		split := !letter || (start >= 0 && c >= 'A' && c <= 'Z' && name[i-1] >= 'a' && name[i-1] <= 'z')
+		if split && start >= 0 {
+			out = append(out, strings.ToLower(name[start:i]))
+			start = -1
+		}
+		if letter && start < 0 {
+			start = i
+		}
+	}
+	return out
+}
+
+// maxStrings bounds how many strings of one value classify looks at.
+const maxStrings = 1000
+
+// classify reports which kinds the strings inside v look like; v may be nil
+// or any JSON value.
+func classify(v *jsonval.Value) (hits [numKinds]bool) {
+	n := 0
+	var walk func(v *jsonval.Value, depth int)
+	walk = func(v *jsonval.Value, depth int) {
+		if v == nil || depth > 32 || n >= maxStrings {
+			return
+		}
+		switch v.Kind {
+		case jsonval.String:
+			n++
+			s := v.S
+			hits[kindCredential] = hits[kindCredential] || expose.IsCredential(s)
+			hits[kindEmail] = hits[kindEmail] || hasEmail(s)
+			phone, card := numbers(s)
+			hits[kindPhone] = hits[kindPhone] || phone
+			hits[kindCard] = hits[kindCard] || card
+		case jsonval.Array:
+			for _, it := range v.Items {
+				walk(it, depth+1)
+			}
+		case jsonval.Object:
+			for _, it := range v.Vals {
+				walk(it, depth+1)
+			}
+		}
+	}
+	walk(v, 0)
+	return hits
+}
+
+// hasEmail reports whether s contains local@domain.tld: a local part of
+// letters, digits and ._%+-, a domain of at least two dot-separated labels,
+// and a top-level label of two or more letters.
+func hasEmail(s string) bool {
+	for at := strings.IndexByte(s, '@'); at >= 0; {
+		if emailAt(s, at) {
+			return true
+		}
+		next := strings.IndexByte(s[at+1:], '@')
+		if next < 0 {
+			break
+		}
+		at += 1 + next
+	}
+	return false
+}
+
+func emailAt(s string, at int) bool {
+	i := at
+	for i > 0 && localByte(s[i-1]) {
+		i--
+	}
+	if i == at {
+		return false
+	}
+	j := at + 1
+	for j < len(s) && (isAlnum(s[j]) || s[j] == '-' || s[j] == '.') {
+		j++
+	}
+	domain := strings.TrimRight(s[at+1:j], ".")
+	labels := strings.Split(domain, ".")
+	if len(labels) < 2 {
+		return false
+	}
+	for _, l := range labels {
+		if l == "" {
+			return false
+		}
+	}
+	tld := labels[len(labels)-1]
+	if len(tld) < 2 {
+		return false
+	}
+	for k := 0; k < len(tld); k++ {
+		if c := tld[k]; !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+			return false
+		}
+	}
+	return true
+}
+
+func localByte(c byte) bool {
+	return isAlnum(c) || strings.IndexByte("._%+-", c) >= 0
+}
+
+func isAlnum(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// numbers looks at every run of digits, spaces and + ( ) - in s. A run of
+// 13 to 19 digits that passes the Luhn check is a card number. A run of 7
+// to 15 digits that is not a card number is a phone number when it starts
+// with + or ( or holds a separator; bare digit strings are not reported
+// (ids and timestamps look the same) and neither are dates (2026-10-01).
+func numbers(s string) (phone, card bool) {
+	for i := 0; i < len(s); {
+		if !runByte(s[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && runByte(s[j]) {
+			j++
+		}
+		// A run glued to a letter ("SO-1001", "2026-10-01T08") is part of
+		// a word, not a number on its own.
+		glued := i > 0 && isAlnum(s[i-1]) && s[i] != ' ' || j < len(s) && isAlnum(s[j]) && s[j-1] != ' '
+
+		run := strings.Trim(s[i:j], " -")
+		i = j
+		if glued || run == "" {
+			continue
+		}
+		var digits []byte
+		separated := run[0] == '+' || run[0] == '('
+		for k := 0; k < len(run); k++ {
+			if c := run[k]; c >= '0' && c <= '9' {
+				digits = append(digits, c)
+			} else {
+				separated = true
+			}
+		}
+		switch {
+		case len(digits) >= 13 && len(digits) <= 19 && luhn(digits):
+			card = true
+		case len(digits) >= 7 && len(digits) <= 15 && separated && !isDate(run):
+			phone = true
+		}
+	}
+	return phone, card
+}
+
+func runByte(c byte) bool {
+	return c >= '0' && c <= '9' || c == ' ' || c == '+' || c == '(' || c == ')' || c == '-'
+}
+
+// isDate reports whether run is NNNN-NN-NN.
+func isDate(run string) bool {
+	if len(run) != 10 || run[4] != '-' || run[7] != '-' {
+		return false
+	}
+	for k := 0; k < len(run); k++ {
+		if k != 4 && k != 7 && (run[k] < '0' || run[k] > '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// luhn reports whether the digits pass the Luhn check.
+func luhn(digits []byte) bool {
+	sum := 0
+	for k := len(digits) - 1; k >= 0; k-- {
+		d := int(digits[k] - '0')
+		if (len(digits)-1-k)%2 == 1 {
+			d *= 2
+			if d > 9 {
+				d -= 9
+			}
+		}
+		sum += d
+	}
+	return sum%10 == 0
+}

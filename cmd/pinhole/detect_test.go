@@ -1,0 +1,86 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/pinholectx/pinhole/wasm/jsonval"
+)
+
+func TestClassify(t *testing.T) {
+	cases := []struct {
+		json string
+		want [numKinds]bool // credential, e-mail, phone, card
+	}{
+		{`"lin.zhou+shop@mail.example.co.uk"`, [numKinds]bool{kindEmail: true}},
+		{`"write to omar@example.net today"`, [numKinds]bool{kindEmail: true}},
+		{`"@handle"`, [numKinds]bool{}},
+		{`"a@b"`, [numKinds]bool{}},
+		{`"a@b.c"`, [numKinds]bool{}},
+		{`"user@host.123"`, [numKinds]bool{}},
+		{`"+44 20 7946 1000"`, [numKinds]bool{kindPhone: true}},
+		{`"(555) 123-4567"`, [numKinds]bool{kindPhone: true}},
+		{`"call 555-1234 now"`, [numKinds]bool{kindPhone: true}},
+		{`"12345678"`, [numKinds]bool{}},   // bare digits: ids look the same
+		{`"2026-10-01"`, [numKinds]bool{}}, // a date
+		{`"SO-1001234"`, [numKinds]bool{}}, // part of an id
+		{`"555-12"`, [numKinds]bool{}},     // too short
+		{`"Deliver after 5 pm"`, [numKinds]bool{}},
+		{`"4242 4242 4242 4242"`, [numKinds]bool{kindCard: true}},
+		{`"4242-4242-4242-4242"`, [numKinds]bool{kindCard: true}},
+		{`"4242424242424241"`, [numKinds]bool{}},              // fails Luhn, too long for a phone
+		{`"378282246310005"`, [numKinds]bool{kindCard: true}}, // 15-digit Amex
+		{`"eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.c2lnbmF0dXJl"`, [numKinds]bool{kindCredential: true}},
+		{`{"a":["x",{"b":"ada@example.com"}],"c":"+1 (415) 555-0100"}`, [numKinds]bool{kindEmail: true, kindPhone: true}},
+		{`313.83`, [numKinds]bool{}},
+		{`null`, [numKinds]bool{}},
+	}
+	for _, c := range cases {
+		v, err := jsonval.Parse([]byte(c.json))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := classify(v); got != c.want {
+			t.Errorf("classify(%s) = %v, want %v", c.json, got, c.want)
+		}
+	}
+	if got := classify(nil); got != ([numKinds]bool{}) {
+		t.Errorf("classify(nil) = %v", got)
+	}
+}
+
+func TestNameKinds(t *testing.T) {
+	cases := []struct {
+		name string
+		want [numKinds]bool
+	}{
+		{"email", [numKinds]bool{kindEmail: true}},
+		{"customerEmail", [numKinds]bool{kindEmail: true}},
+		{"contact_e_mail", [numKinds]bool{kindEmail: true}},
+		{"mobilePhone", [numKinds]bool{kindPhone: true}},
+		{"tel", [numKinds]bool{kindPhone: true}},
+		{"card", [numKinds]bool{kindCard: true}},
+		{"CreditCardNo", [numKinds]bool{kindCard: true}},
+		{"api_key", [numKinds]bool{kindCredential: true}},
+		{"sessionId", [numKinds]bool{kindCredential: true}},
+		{"password", [numKinds]bool{kindCredential: true}},
+		{"token", [numKinds]bool{kindCredential: true}},
+		{"customer", [numKinds]bool{}},
+		{"scorecard", [numKinds]bool{}},
+		{"author", [numKinds]bool{}},
+		{"sortKey", [numKinds]bool{}},
+		{"telemetry", [numKinds]bool{}},
+	}
+	for _, c := range cases {
+		if got := nameKinds(c.name); got != c.want {
+			t.Errorf("nameKinds(%q) = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+func TestLuhn(t *testing.T) {
+	for s, want := range map[string]bool{"4242424242424242": true, "4111111111111111": true, "4111111111111112": false, "79927398713": true} {
+		if got := luhn([]byte(s)); got != want {
+			t.Errorf("luhn(%s) = %v", s, got)
+		}
+	}
+}
