@@ -15,8 +15,8 @@ import (
 // provider. The module replaces every such string whole, whatever the
 // manifest says.
 //
-// Invisible format characters (zero-width, bidi controls, soft hyphen, tag
-// characters) are ignored while matching, so that a secret split by them is
+// Invisible characters (zero-width, bidi controls, soft hyphen, tag
+// characters, DEL and C1 controls) are ignored while matching, so that a secret split by them is
 // still caught: the module strips most of them on output, which would
 // otherwise reassemble the secret.
 //
@@ -52,9 +52,13 @@ func IsCredential(s string) bool {
 	return false
 }
 
-// withoutFormatChars returns s without Unicode format characters (category
-// Cf), or s itself when it has none. ASCII text is returned at once.
+// withoutFormatChars returns s as the agent will read it: without what
+// Clean strips (DEL, C1 controls, bidi and zero-width characters, tag
+// characters) and without the other Unicode format characters (category
+// Cf, such as the soft hyphen). It returns s itself when there is nothing
+// to remove.
 func withoutFormatChars(s string) string {
+	s = Clean(s)
 	i := 0
 	for i < len(s) && s[i] < utf8.RuneSelf {
 		i++

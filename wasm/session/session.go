@@ -32,12 +32,12 @@ const MaxRequestBytes = 128 << 20
 // It is not safe for concurrent use; each module instance holds one.
 type Session struct {
 	random func([]byte) error // fills a session key when load brings none
-	plan  *manifest.Plan
-	keyer *expose.Keyer
-	snap  *project.Snapshot
-	id    string // snapshot id of snap
-	seq   int    // last snapshot number handed out
-	audit auditLog
+	plan   *manifest.Plan
+	keyer  *expose.Keyer
+	snap   *project.Snapshot
+	id     string // snapshot id of snap
+	seq    int    // last snapshot number handed out
+	audit  auditLog
 	// history holds the latest snapshots, so after and prepare can compare
 	// with what an agent saw without the caller sending it again.
 	history history

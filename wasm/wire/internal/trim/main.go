@@ -29,8 +29,8 @@ func main() {
 
 // dropped imports: everything only the decoders and the blank checks use.
 var dropped = map[string]bool{
-	"encoding/json":                    true,
-	"github.com/mailru/easyjson":       true,
+	"encoding/json":                     true,
+	"github.com/mailru/easyjson":        true,
 	"github.com/mailru/easyjson/jlexer": true,
 }
 
