@@ -18,6 +18,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -182,7 +183,7 @@ type call func(req []byte) ([]byte, error)
 // session starts a fresh session; a module session ends with the core.
 func (c *core) session() (call, error) {
 	if c.mod == nil {
-		s := session.New()
+		s := session.NewWithRandom(randomKey)
 		return func(req []byte) ([]byte, error) { return s.Call(req), nil }, nil
 	}
 	ctx := context.Background()
@@ -371,4 +372,10 @@ func manifestError(w io.Writer, err error) error {
 	}
 	_, werr := fmt.Fprintf(w, "%s\n", wire.Encode(&wire.ErrorResponse{Error: we}))
 	return werr
+}
+
+// randomKey fills a session key from crypto/rand when a load brings none.
+func randomKey(b []byte) error {
+	_, err := rand.Read(b)
+	return err
 }

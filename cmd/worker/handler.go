@@ -21,6 +21,7 @@ package main
 
 import (
 	"bytes"
+	"crypto/rand"
 	"io"
 	"mime"
 	"net/http"
@@ -343,7 +344,7 @@ func (h *Handler) describe(w http.ResponseWriter, body []byte, _ string) {
 	}
 	desc = append(desc, '}')
 
-	s := session.New()
+	s := session.NewWithRandom(randomKey)
 	var resp []byte
 	for _, call := range [][]byte{load, observe, desc} {
 		resp = s.Call(call)
@@ -371,7 +372,7 @@ func (h *Handler) batch(w http.ResponseWriter, body []byte, mt string) {
 			writeError(w, http.StatusBadRequest, wire.CodeInvalidRequest, "body", "the body must hold 1 to "+strconv.Itoa(MaxBatch)+" module requests, one per line")
 			return
 		}
-		s := session.New()
+		s := session.NewWithRandom(randomKey)
 		var out []byte
 		for _, l := range lines {
 			out = append(append(out, s.Call(l)...), '\n')
@@ -391,7 +392,7 @@ func (h *Handler) batch(w http.ResponseWriter, body []byte, mt string) {
 		writeError(w, http.StatusBadRequest, wire.CodeInvalidRequest, "body", "the body must be a JSON array of 1 to "+strconv.Itoa(MaxBatch)+" module requests")
 		return
 	}
-	s := session.New()
+	s := session.NewWithRandom(randomKey)
 	out := []byte{'['}
 	for i, raw := range splitArray(body) {
 		if i > 0 {
@@ -451,7 +452,7 @@ func splitArray(doc []byte) [][]byte {
 // version answers with the module's version operation and the Worker's own
 // bounds and bindings (ids only).
 func (h *Handler) version(w http.ResponseWriter, _ []byte, _ string) {
-	out := append([]byte(`{"module":`), session.New().Call([]byte(`{"op":"version"}`))...)
+	out := append([]byte(`{"module":`), session.NewWithRandom(randomKey).Call([]byte(`{"op":"version"}`))...)
 	out = append(out, `,"worker":{"maxBodyBytes":`...)
 	out = strconv.AppendInt(out, h.cfg.MaxBodyBytes, 10)
 	out = append(out, `,"maxBatch":`...)
@@ -475,4 +476,10 @@ func (h *Handler) version(w http.ResponseWriter, _ []byte, _ string) {
 		out = jsonval.AppendString(out, id)
 	}
 	writeJSON(w, http.StatusOK, append(out, "]}}"...))
+}
+
+// randomKey fills a session key from crypto/rand when a load brings none.
+func randomKey(b []byte) error {
+	_, err := rand.Read(b)
+	return err
 }

@@ -29,7 +29,8 @@ const (
 // HMAC-SHA256 of the value. The Keyer remembers the tokens it handed out so
 // that prepare can resolve them for the app's handler, and only those.
 type Keyer struct {
-	key []byte
+	key   []byte
+	scope []byte // canonical JSON of the session scope value
 	// seen and older are two generations of handed-out tokens: when seen
 	// fills up it becomes older, so recent tokens always resolve.
 	seen, older map[string]*jsonval.Value
@@ -47,7 +48,7 @@ func NewKeyer(key []byte) *Keyer {
 var tokenEncoding = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)
 
 func (k *Keyer) token(prefix string, v *jsonval.Value) string {
-	sum := hmacSHA256(k.key, []byte(prefix), []byte{0}, jsonval.Marshal(v))
+	sum := hmacSHA256(k.key, []byte(prefix), []byte{0}, k.scope, []byte{0}, jsonval.Marshal(v))
 	t := prefix + tokenEncoding.EncodeToString(sum[:15])
 	if len(k.seen) >= MaxTokens {
 		k.older, k.seen = k.seen, map[string]*jsonval.Value{}
@@ -71,8 +72,17 @@ func (k *Keyer) Resolve(token string) (*jsonval.Value, bool) {
 	return v, ok
 }
 
-// Forget drops every remembered token, as when the session scope changes.
-func (k *Keyer) Forget() { k.seen, k.older = map[string]*jsonval.Value{}, nil }
+// SetScope keys tokens to a session scope (tenant, account, user: the
+// manifest's sessionScope value, as canonical JSON). A new scope gives every
+// value new tokens, unlinkable to the old ones, and forgets the old tokens,
+// so they stop resolving.
+func (k *Keyer) SetScope(scope []byte) {
+	if string(scope) == string(k.scope) {
+		return
+	}
+	k.scope = append([]byte(nil), scope...)
+	k.seen, k.older = map[string]*jsonval.Value{}, nil
+}
 
 // Mask returns a shape-preserving mask of s: an e-mail keeps its first
 // character and its domain ("l***@example.com"), a number-like value keeps its

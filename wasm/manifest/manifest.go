@@ -73,6 +73,8 @@ type Plan struct {
 	// Reads is what the bridge may send: built from every declared path.
 	Reads wire.Reads
 	reads *readTree
+
+	regionIndex, capabilityIndex map[string]int
 }
 
 // Page declares where the page identity lives.
@@ -147,20 +149,16 @@ func (c *Capability) Scope() string {
 
 // RegionIndex returns the index of the region named id, or -1.
 func (p *Plan) RegionIndex(id string) int {
-	for i := range p.Regions {
-		if p.Regions[i].ID == id {
-			return i
-		}
+	if i, ok := p.regionIndex[id]; ok {
+		return i
 	}
 	return -1
 }
 
 // CapabilityIndex returns the index of the capability named name, or -1.
 func (p *Plan) CapabilityIndex(name string) int {
-	for i := range p.Capabilities {
-		if p.Capabilities[i].Name == name {
-			return i
-		}
+	if i, ok := p.capabilityIndex[name]; ok {
+		return i
 	}
 	return -1
 }

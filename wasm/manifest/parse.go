@@ -24,7 +24,7 @@ func Parse(data []byte) (*Plan, error) {
 
 // Compile validates a parsed manifest and compiles it into a Plan.
 func Compile(v *jsonval.Value) (*Plan, error) {
-	c := compiler{plan: &Plan{Limits: Defaults}}
+	c := compiler{plan: &Plan{Limits: Defaults, regionIndex: map[string]int{}, capabilityIndex: map[string]int{}}}
 	c.manifest(v)
 	if c.err == nil {
 		c.checkOverlap()
@@ -252,6 +252,7 @@ func (c *compiler) regions(v *jsonval.Value) {
 		if w := it.Get("activeWhen"); w != nil {
 			r.ActiveWhen = c.cond(w, at+"/activeWhen", false)
 		}
+		c.plan.regionIndex[r.ID] = len(c.plan.Regions)
 		c.plan.Regions = append(c.plan.Regions, r)
 	}
 	if c.err != nil {
@@ -268,14 +269,24 @@ func (c *compiler) regions(v *jsonval.Value) {
 		}
 		c.plan.Regions[i].Parent = j
 	}
-	// A parent chain longer than the number of regions is a cycle.
+	// Walk each parent chain once: a region met again on the current walk
+	// closes a cycle; one finished on an earlier walk is known to end.
+	const unvisited, walking, done = 0, 1, 2
+	state := make([]uint8, len(c.plan.Regions))
 	for i := range c.plan.Regions {
-		n := 0
-		for r := i; r >= 0; r = c.plan.Regions[r].Parent {
-			if n++; n > len(c.plan.Regions) {
-				c.fail("/regions/"+strconv.Itoa(i)+"/parent", "region parents form a cycle")
-				return
-			}
+		var path []int
+		r := i
+		for r >= 0 && state[r] == unvisited {
+			state[r] = walking
+			path = append(path, r)
+			r = c.plan.Regions[r].Parent
+		}
+		if r >= 0 && state[r] == walking {
+			c.fail("/regions/"+strconv.Itoa(r)+"/parent", "region parents form a cycle")
+			return
+		}
+		for _, p := range path {
+			state[p] = done
 		}
 	}
 }
@@ -430,6 +441,7 @@ func (c *compiler) capabilities(v *jsonval.Value) {
 				})
 			}
 		}
+		c.plan.capabilityIndex[cp.Name] = len(c.plan.Capabilities)
 		c.plan.Capabilities = append(c.plan.Capabilities, cp)
 	}
 }

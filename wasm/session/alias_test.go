@@ -1,6 +1,7 @@
 package session_test
 
 import (
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -24,7 +25,7 @@ var tokenRe = regexp.MustCompile(`(al|ph)_[a-z2-7]+`)
 // one when key is empty) and returns the tokens of records a, b and c.
 func tokens(t *testing.T, key string) []string {
 	t.Helper()
-	s := session.New()
+	s := session.NewWithRandom(func(b []byte) error { _, err := rand.Read(b); return err })
 	load := `{"op":"load","manifest":` + aliasManifest
 	if key != "" {
 		load += `,"key":"` + key + `"`

@@ -210,10 +210,9 @@ func (s *Session) observe(v *jsonval.Value) ([]byte, *wire.Error) {
 			Skipped: s.snap.Skipped, Warnings: s.snap.Warnings}), nil
 	}
 	snap := project.Build(s.plan, declared, s.snap)
-	if s.snap != nil && s.plan.SessionScope != nil &&
-		!jsonval.Equal(s.plan.SessionScope.Resolve(s.snap.Root), s.plan.SessionScope.Resolve(declared)) {
-		// A new tenant, account or user: tokens of the old scope stop resolving.
-		s.keyer.Forget()
+	if s.plan.SessionScope != nil {
+		// A new tenant, account or user: new tokens, and the old stop resolving.
+		s.keyer.SetScope(jsonval.Marshal(s.plan.SessionScope.Resolve(declared)))
 	}
 	s.seq++
 	s.snap, s.id = snap, "s"+strconv.Itoa(s.seq)
