@@ -4,22 +4,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
-	"strings"
 
+	"github.com/pinholectx/pinhole/cmd/internal/lint"
 	"github.com/pinholectx/pinhole/wasm/jsonval"
 	"github.com/pinholectx/pinhole/wasm/manifest"
 )
 
-// minCapabilityDescription is the shortest capability description lint
-// accepts: agents choose actions by their descriptions.
-const minCapabilityDescription = 8
-
-// finding is one risky declaration: the JSON Pointer of the place in the
-// manifest and what is wrong there. Messages never quote state values.
-type finding struct{ at, msg string }
-
-func lint(args []string, stdout io.Writer) (int, error) {
+func runLint(args []string, stdout io.Writer) (int, error) {
 	fs := newFlags("lint")
 	manifestPath := fs.String("manifest", "", "manifest `file` (JSON)")
 	statePath := fs.String("state", "", "a sample state `file` (JSON) whose values are checked too")
@@ -46,9 +37,9 @@ func lint(args []string, stdout io.Writer) (int, error) {
 			return 0, err
 		}
 	}
-	found := lintPlan(plan, state)
+	found := lint.Plan(plan, state)
 	for _, f := range found {
-		if _, err := fmt.Fprintf(stdout, "%s: %s\n", f.at, f.msg); err != nil {
+		if _, err := fmt.Fprintf(stdout, "%s: %s\n", f.At, f.Message); err != nil {
 			return 0, err
 		}
 	}
@@ -56,97 +47,4 @@ func lint(args []string, stdout io.Writer) (int, error) {
 		return exitFailed, nil
 	}
 	return exitOK, nil
-}
-
-// lintPlan lists the risky declarations of plan, in manifest order; state
-// may be nil.
-func lintPlan(plan *manifest.Plan, state *jsonval.Value) []finding {
-	var out []finding
-	for i, r := range plan.Regions {
-		if strings.TrimSpace(r.Description) == "" {
-			out = append(out, finding{"/regions/" + strconv.Itoa(i),
-				"region " + strconv.Quote(r.ID) + " has no description; the agent cannot tell what it holds"})
-		}
-	}
-	for ci, col := range plan.Collections {
-		var items []*jsonval.Value
-		if v := col.From.Resolve(state); v != nil && v.Kind == jsonval.Array {
-			items = v.Items
-		}
-		for _, f := range col.Fields {
-			if f.Expose != manifest.Plain {
-				continue
-			}
-			at := "/collections/" + strconv.Itoa(ci) + "/fields" + jsonval.Pointer{f.Name}.String()
-			out = append(out, nameFindings(at, "field", f.Name, f.From)...)
-			if state == nil {
-				continue
-			}
-			var counts [numKinds]int
-			for _, it := range items {
-				for k, hit := range classify(f.From.Resolve(it)) {
-					if hit {
-						counts[k]++
-					}
-				}
-			}
-			for k, n := range counts {
-				if n > 0 {
-					out = append(out, finding{at, fmt.Sprintf("field is exposed plain but its values in the state look like %s (%d of %d records)%s",
-						kinds[k].plural, n, len(items), advice)})
-				}
-			}
-		}
-	}
-	for _, k := range plan.State {
-		at := "/state" + jsonval.Pointer{k.Name}.String()
-		out = append(out, nameFindings(at, "state key", k.Name, k.From)...)
-		if state == nil {
-			continue
-		}
-		for kind, hit := range classify(k.From.Resolve(state)) {
-			if hit {
-				out = append(out, finding{at, "its value in the state looks like " + kinds[kind].one +
-					"; state keys are always exposed plain, declare it as a masked field or leave it out"})
-			}
-		}
-	}
-	for i, c := range plan.Capabilities {
-		if len([]rune(strings.TrimSpace(c.Description))) < minCapabilityDescription {
-			out = append(out, finding{"/capabilities/" + strconv.Itoa(i) + "/description",
-				"capability " + strconv.Quote(c.Name) + " has a description shorter than " +
-					strconv.Itoa(minCapabilityDescription) + " characters; agents choose actions by their descriptions"})
-		}
-	}
-	return out
-}
-
-const advice = "; declare expose mask, alias or placeholder, or leave it out"
-
-// nameFindings checks the declared name and the last token of the source
-// path ("contact" from "/customer/email" is still an e-mail).
-func nameFindings(at, what, name string, from jsonval.Pointer) []finding {
-	var hits [numKinds]bool
-	for k, hit := range nameKinds(name) {
-		hits[k] = hits[k] || hit
-	}
-	if len(from) > 0 {
-		for k, hit := range nameKinds(from[len(from)-1]) {
-			hits[k] = hits[k] || hit
-		}
-	}
-	var out []finding
-	for k, hit := range hits {
-		if !hit {
-			continue
-		}
-		msg := what + " is exposed plain but is named like " + kinds[k].one
-		if what == "field" {
-			msg += advice
-		} else {
-			msg += "; state keys are always exposed plain, declare it as a masked field or leave it out"
-		}
-		out = append(out, finding{at, msg})
-	}
-	return out
 }

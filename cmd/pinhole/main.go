@@ -83,7 +83,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "describe":
 		cmd = describe
 	case "lint":
-		cmd = lint
+		cmd = runLint
 	case "replay":
 		cmd = replay
 	case "version":

@@ -399,7 +399,8 @@ func TestLint(t *testing.T) {
 	  "collections":[{"region":"r","from":"/items","id":"/id","fields":{
 	    "contact":{"from":"/customer/email"},"phone":{"from":"/p","expose":"plain"},
 	    "card":{"from":"/c","expose":"mask"},"status":{"from":"/status"}}}],
-	  "state":{"authToken":"/session/token","filter":"/filter"}}}`
+	  "state":{"authToken":"/session/token","filter":"/filter"}},
+	  "state":{"items":[{"id":"1","customer":{"email":"a@example.com"},"p":"+44 20 7946 0000","status":"x"}],"session":{"token":"t"},"filter":"all"}}`
 	res = do(h, "POST", "/v1/lint", "application/json", []byte(risky))
 	var got struct {
 		OK       bool
@@ -410,12 +411,12 @@ func TestLint(t *testing.T) {
 	}
 	var params []string
 	for _, f := range got.Findings {
-		if f.Level != "warning" || f.Code != "plain_sensitive_field" || !strings.HasPrefix(f.Message, f.Param+":") {
+		if f.Level != "warning" || f.Code != "risky_declaration" || !strings.HasPrefix(f.Message, f.Param+":") {
 			t.Errorf("finding %+v", f)
 		}
 		params = append(params, f.Param)
 	}
-	if !got.OK || strings.Join(params, " ") != "/collections/0/fields/contact /collections/0/fields/phone /state/authToken" {
+	if !got.OK || strings.Join(params, " ") != "/collections/0/fields/contact /collections/0/fields/contact /collections/0/fields/phone /collections/0/fields/phone /state/authToken" {
 		t.Errorf("ok %v, findings at %v", got.OK, params)
 	}
 	res = do(h, "POST", "/v1/lint", "application/json", []byte(`{"manifest":{"pinhole":1,"regions":"x"}}`))
@@ -423,7 +424,7 @@ func TestLint(t *testing.T) {
 		got.Findings[0].Level != "error" || got.Findings[0].Code != "invalid_manifest" || got.Findings[0].Param != "/regions" {
 		t.Errorf("invalid manifest: %s", res.body)
 	}
-	wantError(t, do(h, "POST", "/v1/lint", "application/json", []byte(`{"manifest":{},"state":{}}`)), 400, "invalid_request", "state")
+	wantError(t, do(h, "POST", "/v1/lint", "application/json", []byte(`{"manifest":{},"colour":{}}`)), 400, "invalid_request", "colour")
 	wantError(t, do(h, "POST", "/v1/lint", "application/json", []byte(`nope`)), 400, "invalid_request", "body")
 	wantError(t, do(h, "POST", "/v1/lint", "application/json", []byte(`{}`)), 400, "invalid_request", "manifest")
 }

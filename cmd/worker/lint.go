@@ -2,20 +2,13 @@ package main
 
 import (
 	"net/http"
-	"regexp"
 	"strconv"
 
+	"github.com/pinholectx/pinhole/cmd/internal/lint"
 	"github.com/pinholectx/pinhole/wasm/jsonval"
 	"github.com/pinholectx/pinhole/wasm/manifest"
 	"github.com/pinholectx/pinhole/wasm/wire"
 )
-
-// This is a minimal lint: the core's manifest validation plus one exposure
-// heuristic. It belongs in a shared package with the CLI's detectors.
-
-// sensitiveName matches field names and pointers that usually hold personal
-// or secret data.
-var sensitiveName = regexp.MustCompile(`(?i)(e-?mail|phone|mobile|card|iban|ssn|token|passw|secret|api[-_]?key|credential)`)
 
 // finding is one lint result. Messages name manifest paths, never values.
 type finding struct {
@@ -23,54 +16,25 @@ type finding struct {
 }
 
 // lintManifest reports invalid_manifest (an error) when the core rejects m,
-// and a warning for every plainly exposed collection field or state member
-// whose name or source pointer looks sensitive.
-func lintManifest(m *jsonval.Value) []finding {
-	var out []finding
-	if _, err := manifest.Compile(m); err != nil {
+// and otherwise a warning for every risky declaration the shared lint finds
+// (the same checks as `pinhole lint`), judging sample values in state when
+// it is not nil.
+func lintManifest(m, state *jsonval.Value) []finding {
+	plan, err := manifest.Compile(m)
+	if err != nil {
 		e := err.(*wire.Error)
-		out = append(out, finding{"error", e.Code, e.Message, e.Param})
+		return []finding{{"error", e.Code, e.Message, e.Param}}
 	}
-	for i, col := range items(m.Get("collections")) {
-		fs := col.Get("fields")
-		if fs == nil || fs.Kind != jsonval.Object {
-			continue
-		}
-		for j, name := range fs.Keys {
-			f := fs.Vals[j]
-			from := f.Get("from")
-			if e := f.Get("expose"); e != nil && !(e.Kind == jsonval.String && e.S == "plain") {
-				continue
-			}
-			if sensitiveName.MatchString(name) || (from != nil && from.Kind == jsonval.String && sensitiveName.MatchString(from.S)) {
-				at := "/collections/" + strconv.Itoa(i) + "/fields" + jsonval.Pointer{name}.String()
-				out = append(out, finding{"warning", "plain_sensitive_field", at + ": looks like personal or secret data but is exposed plain; use expose mask, alias or placeholder, or do not declare it", at})
-			}
-		}
-	}
-	if st := m.Get("state"); st != nil && st.Kind == jsonval.Object {
-		for j, name := range st.Keys {
-			from := st.Vals[j]
-			if sensitiveName.MatchString(name) || (from.Kind == jsonval.String && sensitiveName.MatchString(from.S)) {
-				at := "/state" + jsonval.Pointer{name}.String()
-				out = append(out, finding{"warning", "plain_sensitive_field", at + ": looks like personal or secret data and state members are always exposed plain; do not declare it", at})
-			}
-		}
+	var out []finding
+	for _, f := range lint.Plan(plan, state) {
+		out = append(out, finding{"warning", "risky_declaration", f.At + ": " + f.Message, f.At})
 	}
 	return out
 }
 
-// items returns the items of an array value, or nil for anything else.
-func items(v *jsonval.Value) []*jsonval.Value {
-	if v == nil || v.Kind != jsonval.Array {
-		return nil
-	}
-	return v.Items
-}
-
 // lint answers {"ok": no errors, "findings": [...]}.
 func (h *Handler) lint(w http.ResponseWriter, body []byte, _ string) {
-	v := parseObject(w, body, "manifest", "manifestId")
+	v := parseObject(w, body, "manifest", "manifestId", "state")
 	if v == nil {
 		return
 	}
@@ -78,7 +42,7 @@ func (h *Handler) lint(w http.ResponseWriter, body []byte, _ string) {
 	if m == nil {
 		return
 	}
-	fs := lintManifest(m)
+	fs := lintManifest(m, v.Get("state"))
 	ok := true
 	out := []byte(`{"ok":`)
 	for _, f := range fs {
