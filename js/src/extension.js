@@ -66,6 +66,7 @@ export function exposeToExtension(bridge, options = {}) {
     const d = event.data;
     if (!isObj(d) || d.pinhole !== "hello" || d.channel !== channel) return;
     if (typeof d.nonce !== "string" || d.nonce.length < 8 || d.nonce.length > 128) return;
+    if (d.v !== PROTOCOL_VERSION) return; // a client of another protocol version gets nothing
     const mc = new MessageChannel();
     serve(mc.port1);
     win.postMessage({ pinhole: "welcome", channel, nonce: d.nonce, v: PROTOCOL_VERSION }, origin, [mc.port2]);

@@ -343,6 +343,52 @@ test("a cross-origin iframe gets nothing", async () => {
   await page.evaluate(() => document.getElementById("probe").remove());
 });
 
+test("the extension channel answers only a proper handshake, and only on the requesting port", async () => {
+  const r = await page.evaluate(async () => {
+    const seen = [];
+    const onMessage = (e) => { if (e.data && typeof e.data === "object") seen.push(e.data); };
+    window.addEventListener("message", onMessage);
+    const quiet = (ms) => new Promise((done) => setTimeout(done, ms));
+    const origin = location.origin;
+    // A request without a handshake, and hellos that are malformed.
+    window.postMessage({ id: 1, method: "describe" }, origin);
+    window.postMessage({ pinhole: "hello", channel: "pinhole", nonce: "short", v: 1 }, origin);
+    window.postMessage({ pinhole: "hello", channel: "pinhole", nonce: "0123456789abcdef", v: 99 }, origin);
+    await quiet(500);
+    const refused = seen.filter((m) => m.pinhole === "welcome" || "result" in m).length;
+    // Two proper handshakes: two ports.
+    const connect = (nonce) => new Promise((resolve, reject) => {
+      const on = (e) => {
+        if (e.data?.pinhole === "welcome" && e.data.nonce === nonce) {
+          window.removeEventListener("message", on);
+          resolve(e.ports[0]);
+        }
+      };
+      window.addEventListener("message", on);
+      window.postMessage({ pinhole: "hello", channel: "pinhole", nonce, v: 1 }, origin);
+      setTimeout(() => reject(new Error("no welcome")), 5000);
+    });
+    const a = await connect("nonce-a-0123456789");
+    const b = await connect("nonce-b-0123456789");
+    const onB = [];
+    b.onmessage = (e) => onB.push(e.data);
+    const answer = await new Promise((resolve) => {
+      a.onmessage = (e) => { if (e.data?.id === 7) resolve(e.data); };
+      a.postMessage({ id: 7, method: "describe", params: { limit: 1 } });
+    });
+    await quiet(300);
+    window.removeEventListener("message", onMessage);
+    a.postMessage({ id: 8, method: "close" });
+    b.postMessage({ id: 9, method: "close" });
+    return { refused, answerIds: answer.result?.context?.recordIds?.length ?? 0, onB: onB.filter((m) => "result" in m).length,
+      onWindow: seen.filter((m) => "result" in m).length };
+  });
+  assert.equal(r.refused, 0, "no welcome and no answer without a proper handshake");
+  assert.equal(r.answerIds, 48, "the requesting port gets the context");
+  assert.equal(r.onB, 0, "another port gets no answer to a request it did not make");
+  assert.equal(r.onWindow, 0, "answers never travel on window.postMessage");
+});
+
 test("the example extension reads the context and runs a capability", async () => {
   const ext = join(web, "dist/extension");
   const profile = mkdtempSync(join(tmpdir(), "pinhole-ext-"));
