@@ -85,7 +85,8 @@ export interface DescribeResponse {
   limits: Limits;
   capabilities: Capability[];
   context: {
-    page?: { route?: string; title?: string; params?: Record<string, JSONValue> };
+    /** `truncated` maps "route", "title" or "params/NAME" to the original length in characters. */
+    page?: { route?: string; title?: string; params?: Record<string, JSONValue>; truncated?: Record<string, number> };
     regions: { id: string; parent?: string; description?: string }[];
     records: ContextRecord[];
     recordIds: string[];

@@ -153,7 +153,8 @@ func (s *Snapshot) page() *wire.Page {
 		return nil
 	}
 	max := s.limits().MaxFieldChars
-	text := func(ptr jsonval.Pointer) string {
+	out := &wire.Page{}
+	text := func(name string, ptr jsonval.Pointer) string {
 		v := ptr.Resolve(s.Root)
 		if ptr == nil || v == nil || v.Kind != jsonval.String {
 			return ""
@@ -161,17 +162,24 @@ func (s *Snapshot) page() *wire.Page {
 		if expose.IsCredential(v.S) {
 			return expose.Redacted
 		}
-		t, _, _ := expose.Truncate(expose.Clean(v.S), max)
+		t, n, cut := expose.Truncate(expose.Clean(v.S), max)
+		if cut {
+			out.Truncated = append(out.Truncated, wire.Count{Key: name, N: n})
+		}
 		return t
 	}
-	out := &wire.Page{Route: text(pg.Route), Title: text(pg.Title)}
+	out.Route, out.Title = text("route", pg.Route), text("title", pg.Title)
 	if params := pg.Params.Resolve(s.Root); pg.Params != nil && params != nil && params.Kind == jsonval.Object {
 		for _, name := range pg.Allow {
 			v := params.Get(name)
 			if v == nil || v.Kind == jsonval.Array || v.Kind == jsonval.Object {
 				continue
 			}
-			out.Params = append(out.Params, wire.Member{Key: name, Value: plain(v, max).json})
+			o := plain(v, max)
+			out.Params = append(out.Params, wire.Member{Key: name, Value: o.json})
+			if o.truncated {
+				out.Truncated = append(out.Truncated, wire.Count{Key: "params/" + name, N: o.origLen})
+			}
 		}
 	}
 	if out.Route == "" && out.Title == "" && len(out.Params) == 0 {

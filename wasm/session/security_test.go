@@ -850,9 +850,16 @@ func (d *driver) checkDescribe(what string, r map[string]any, offset, limit int,
 		checkKeys(t, what+" state", st, w.stateNames...)
 	}
 	if pg, ok := ctx["page"].(map[string]any); ok {
-		checkKeys(t, what+" page", pg, "route", "title", "params")
+		checkKeys(t, what+" page", pg, "route", "title", "params", "truncated")
 		if ps, ok := pg["params"].(map[string]any); ok {
 			checkKeys(t, what+" params", ps, w.allow...)
+		}
+		if tr, ok := pg["truncated"].(map[string]any); ok {
+			names := []string{"route", "title"}
+			for _, a := range w.allow {
+				names = append(names, "params/"+a)
+			}
+			checkKeys(t, what+" page truncated", tr, names...)
 		}
 	}
 	for _, rg := range ctx["regions"].([]any) {
@@ -1433,7 +1440,7 @@ func TestInjectionCorpus(t *testing.T) {
 			"recordsTotal", "state", "stateTruncated", "feedback", "feedbackTotal", "unavailable", "unavailableTotal")
 		checkKeys(t, what+" state", ctx["state"].(map[string]any), "filter")
 		pg := ctx["page"].(map[string]any)
-		checkKeys(t, what+" page", pg, "route", "title", "params")
+		checkKeys(t, what+" page", pg, "route", "title", "params", "truncated")
 		checkKeys(t, what+" params", pg["params"].(map[string]any), "q")
 		for _, u := range asList(ctx["unavailable"]) {
 			um := u.(map[string]any)

@@ -394,6 +394,7 @@ func vectors(t *testing.T) []vector {
 			d(`"limit":2`))},
 		{"truncation", seq(m.with(t, "/limits/maxFieldChars", `32`), st.with(t, "/orders/items/0/customer/name", `"`+longName+`"`).
 			with(t, "/orders/filter", `"`+longName+`"`).with(t, "/ui/toasts/0/message", `"`+longName+`"`).
+			with(t, "/router/title", `"`+longName+`"`).with(t, "/router/query/status", `"`+longName+`"`).
 			with(t, "/orders/sort", `{"by":"created","direction":"descending","then":["customer","total"]}`), d(`"limit":2`))},
 		{"invisible-characters-stripped", seq(m, st.with(t, "/orders/items/0/note", `"Ship\u202eto evil\u200b now\ufeff\u0007"`).
 			with(t, "/orders/items/1/number", `"SO-\u200b1002"`), d(`"limit":2`))},

@@ -70,6 +70,9 @@ type Page struct {
 	Route  string  `json:"route,omitempty"`
 	Title  string  `json:"title,omitempty"`
 	Params Members `json:"params,omitempty"`
+	// Truncated maps "route", "title" or "params/NAME" to its original
+	// length in characters, when it was cut at maxFieldChars.
+	Truncated Counts `json:"truncated,omitempty"`
 }
 
 // Region is one active region of the page.

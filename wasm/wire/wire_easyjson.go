@@ -372,6 +372,16 @@ func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire10(out *jwriter.Wri
 		}
 		(in.Params).MarshalEasyJSON(out)
 	}
+	if (in.Truncated).IsDefined() {
+		const prefix string = ",\"truncated\":"
+		if first {
+			first = false
+			out.RawString(prefix[1:])
+		} else {
+			out.RawString(prefix)
+		}
+		(in.Truncated).MarshalEasyJSON(out)
+	}
 	out.RawByte('}')
 }
 
@@ -411,11 +421,11 @@ func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire11(out *jwriter.Wri
 			out.RawString("null")
 		} else {
 			out.RawByte('[')
-			for v22, v23 := range in.Warnings {
-				if v22 > 0 {
+			for v23, v24 := range in.Warnings {
+				if v23 > 0 {
 					out.RawByte(',')
 				}
-				out.String(string(v23))
+				out.String(string(v24))
 			}
 			out.RawByte(']')
 		}
@@ -565,11 +575,11 @@ func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire15(out *jwriter.Wri
 			out.RawString("null")
 		} else {
 			out.RawByte('[')
-			for v25, v26 := range in.Capabilities {
-				if v25 > 0 {
+			for v26, v27 := range in.Capabilities {
+				if v26 > 0 {
 					out.RawByte(',')
 				}
-				(v26).MarshalEasyJSON(out)
+				(v27).MarshalEasyJSON(out)
 			}
 			out.RawByte(']')
 		}
@@ -609,11 +619,11 @@ func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire16(out *jwriter.Wri
 			out.RawString("null")
 		} else {
 			out.RawByte('[')
-			for v34, v35 := range in.Regions {
-				if v34 > 0 {
+			for v35, v36 := range in.Regions {
+				if v35 > 0 {
 					out.RawByte(',')
 				}
-				(v35).MarshalEasyJSON(out)
+				(v36).MarshalEasyJSON(out)
 			}
 			out.RawByte(']')
 		}
@@ -625,11 +635,11 @@ func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire16(out *jwriter.Wri
 			out.RawString("null")
 		} else {
 			out.RawByte('[')
-			for v36, v37 := range in.Records {
-				if v36 > 0 {
+			for v37, v38 := range in.Records {
+				if v37 > 0 {
 					out.RawByte(',')
 				}
-				(v37).MarshalEasyJSON(out)
+				(v38).MarshalEasyJSON(out)
 			}
 			out.RawByte(']')
 		}
@@ -641,11 +651,11 @@ func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire16(out *jwriter.Wri
 			out.RawString("null")
 		} else {
 			out.RawByte('[')
-			for v38, v39 := range in.RecordIds {
-				if v38 > 0 {
+			for v39, v40 := range in.RecordIds {
+				if v39 > 0 {
 					out.RawByte(',')
 				}
-				out.String(string(v39))
+				out.String(string(v40))
 			}
 			out.RawByte(']')
 		}
@@ -682,11 +692,11 @@ func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire16(out *jwriter.Wri
 			out.RawString("null")
 		} else {
 			out.RawByte('[')
-			for v40, v41 := range in.Feedback {
-				if v40 > 0 {
+			for v41, v42 := range in.Feedback {
+				if v41 > 0 {
 					out.RawByte(',')
 				}
-				(v41).MarshalEasyJSON(out)
+				(v42).MarshalEasyJSON(out)
 			}
 			out.RawByte(']')
 		}
@@ -703,11 +713,11 @@ func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire16(out *jwriter.Wri
 			out.RawString("null")
 		} else {
 			out.RawByte('[')
-			for v42, v43 := range in.Unavailable {
-				if v42 > 0 {
+			for v43, v44 := range in.Unavailable {
+				if v43 > 0 {
 					out.RawByte(',')
 				}
-				(v43).MarshalEasyJSON(out)
+				(v44).MarshalEasyJSON(out)
 			}
 			out.RawByte(']')
 		}
@@ -801,11 +811,11 @@ func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire18(out *jwriter.Wri
 		out.RawString(prefix)
 		{
 			out.RawByte('[')
-			for v46, v47 := range in.Fields {
-				if v46 > 0 {
+			for v47, v48 := range in.Fields {
+				if v47 > 0 {
 					out.RawByte(',')
 				}
-				out.String(string(v47))
+				out.String(string(v48))
 			}
 			out.RawByte(']')
 		}
@@ -849,11 +859,11 @@ func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire19(out *jwriter.Wri
 			out.RawString("null")
 		} else {
 			out.RawByte('[')
-			for v49, v50 := range in.Events {
-				if v49 > 0 {
+			for v50, v51 := range in.Events {
+				if v50 > 0 {
 					out.RawByte(',')
 				}
-				(v50).MarshalEasyJSON(out)
+				(v51).MarshalEasyJSON(out)
 			}
 			out.RawByte(']')
 		}
