@@ -1,0 +1,43 @@
+// A TypeScript app using the package through its exports map and generated
+// declarations: `npm run typecheck` fails when the declarations break.
+import { createPinhole, type PinholeError } from "@pinholectx/pinhole";
+import type { DescribeResponse, ExecuteResult, StoreLike } from "@pinholectx/pinhole";
+import { fromRedux } from "@pinholectx/pinhole/redux";
+import { fromZustand } from "@pinholectx/pinhole/zustand";
+import { fromExternalStore } from "@pinholectx/pinhole/react";
+import { fromPinia } from "@pinholectx/pinhole/pinia";
+import { fromMobx } from "@pinholectx/pinhole/mobx";
+import { connectFromContentScript } from "@pinholectx/pinhole/extension";
+
+interface AppState { orders: { items: { number: string; status: string }[] } }
+declare const redux: { getState(): AppState; subscribe(l: () => void): () => void };
+
+async function main(): Promise<void> {
+  const store: StoreLike<AppState> = fromRedux(redux);
+  const pinhole = await createPinhole({
+    wasm: "build/pinhole.wasm",
+    manifest: { pinhole: 1 },
+    store,
+    actions: { "order.ship": async (req) => { void req.record; } },
+    onAudit: (e) => { if (e.source === "bridge" && e.kind === "boundary") void e.path; },
+    coalesce: "frame",
+  });
+  const d: DescribeResponse | PinholeError = await pinhole.describe({ offset: 0, limit: 8 });
+  if (!("error" in d)) {
+    const ids: string[] = d.context.recordIds;
+    void ids;
+  }
+  const r: ExecuteResult | PinholeError = await pinhole.execute({ capability: "order.ship", record: "SO-1", snapshot: "s1" });
+  if ("ok" in r && r.after) void r.after.redescribe.required;
+  const off = pinhole.subscribe((e) => void e.snapshot);
+  off();
+  const h = pinhole.exposeWebMCP();
+  await h.ready;
+  h.dispose();
+  pinhole.exposeToExtension().dispose();
+  const client = await connectFromContentScript({ timeoutMs: 1000 });
+  await client.describe();
+  void [fromZustand, fromExternalStore, fromPinia, fromMobx];
+  pinhole.dispose();
+}
+void main;
