@@ -86,7 +86,7 @@ func After(from, to *Snapshot, k *expose.Keyer, fromID, toID string, st *Stats) 
 			}
 			continue
 		}
-		if rec, changed := changedRecord(&from.Records[j], r, to, k); changed {
+		if rec, changed := changedRecord(&from.Records[j], r, from, to, k); changed {
 			recs.ChangedTotal++
 			if len(recs.Changed) < lim.MaxLimit {
 				recs.Changed = append(recs.Changed, rec)
@@ -226,8 +226,8 @@ func reordered(from, to *Snapshot) bool {
 
 // changedRecord projects the fields of record tr (in to) whose projection
 // differs from that of the same record fr in the previous snapshot.
-func changedRecord(fr, tr *Rec, to *Snapshot, k *expose.Keyer) (wire.Record, bool) {
-	if fr.Item == tr.Item && fr.Coll == tr.Coll {
+func changedRecord(fr, tr *Rec, from, to *Snapshot, k *expose.Keyer) (wire.Record, bool) {
+	if from.Item(fr) == to.Item(tr) && fr.Coll == tr.Coll {
 		return wire.Record{}, false
 	}
 	p := to.Plan
@@ -237,10 +237,10 @@ func changedRecord(fr, tr *Rec, to *Snapshot, k *expose.Keyer) (wire.Record, boo
 	var out wire.Record
 	for i := range col.Fields {
 		f := &col.Fields[i]
-		nv := f.From.Resolve(tr.Item)
+		nv := f.From.Resolve(to.Item(tr))
 		var ov *jsonval.Value
 		if !moved {
-			ov = f.From.Resolve(fr.Item)
+			ov = f.From.Resolve(from.Item(fr))
 			if jsonval.Equal(ov, nv) {
 				continue
 			}
@@ -366,7 +366,7 @@ func availability(from, to *Snapshot, same bool, c *wire.AfterCapabilities) (fli
 			continue
 		}
 		fr := &from.Records[j]
-		shared := fr.Item == tr.Item
+		shared := from.Item(fr) == to.Item(tr)
 		for ci := range p.Capabilities {
 			if shared && stable[ci] {
 				continue

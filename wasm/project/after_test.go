@@ -326,7 +326,7 @@ func TestAfterSharedItems(t *testing.T) {
 		t.Fatal(err)
 	}
 	to := Build(plan, next, from)
-	if to.Records[0].Item != from.Records[0].Item {
+	if to.Item(&to.Records[0]) != from.Item(&from.Records[0]) {
 		t.Fatal("the test needs a shared item")
 	}
 	got, e := After(from, to, testKeyer, "s1", "s2", new(Stats))

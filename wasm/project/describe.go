@@ -288,7 +288,7 @@ func (s *Snapshot) record(r *Rec, k *expose.Keyer) wire.Record {
 	out := wire.Record{ID: r.ID, Region: s.Plan.Regions[col.Region].ID, Fields: make(wire.Members, 0, len(col.Fields))}
 	for i := range col.Fields {
 		f := &col.Fields[i]
-		field(&out, f, f.From.Resolve(r.Item), s.limits().MaxFieldChars, k)
+		field(&out, f, f.From.Resolve(s.Item(r)), s.limits().MaxFieldChars, k)
 	}
 	return out
 }

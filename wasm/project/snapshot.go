@@ -23,9 +23,15 @@ const MaxIDChars = 128
 // Rec is one referenceable record.
 type Rec struct {
 	ID    string
-	Coll  int            // index into Plan.Collections
-	Index int            // position in the collection's array
-	Item  *jsonval.Value // the declared part of the store item
+	Coll  int // index into Plan.Collections
+	Index int // position in the collection's array (see Snapshot.Item)
+}
+
+// Item returns the declared part of the store item of record r. Records
+// hold positions rather than items so that snapshots of a patched state
+// can share their record list and id index.
+func (s *Snapshot) Item(r *Rec) *jsonval.Value {
+	return s.arrays[r.Coll].Items[r.Index]
 }
 
 // Snapshot is the projectable view of one declared state.
@@ -87,25 +93,33 @@ func Build(plan *manifest.Plan, root *jsonval.Value, prev *Snapshot) *Snapshot {
 		if prev != nil {
 			prevArr, prevIDs = prev.arrays[ci], prev.itemIDs[ci]
 		}
-		ids := make([]string, len(arr.Items))
-		s.arrays[ci], s.itemIDs[ci] = arr, ids
-		for i, item := range arr.Items {
-			if prevArr != nil && i < len(prevArr.Items) && prevArr.Items[i] == item {
-				ids[i] = prevIDs[i]
-			} else if id, ok := RecordID(col.ID.Resolve(item)); ok {
-				ids[i] = id
-			}
+		s.arrays[ci] = arr
+		// Share the previous id list until an item's id differs from it.
+		ids, shared := prevIDs, len(prevIDs) == len(arr.Items)
+		if !shared {
+			ids = make([]string, len(arr.Items))
 		}
+		for i, item := range arr.Items {
+			id := ""
+			if prevArr != nil && i < len(prevArr.Items) && prevArr.Items[i] == item {
+				id = prevIDs[i]
+			} else if v, ok := RecordID(col.ID.Resolve(item)); ok {
+				id = v
+			}
+			if shared {
+				if ids[i] == id {
+					continue
+				}
+				ids, shared = append([]string(nil), ids...), false // copy on the first difference
+			}
+			ids[i] = id
+		}
+		s.itemIDs[ci] = ids
 		s.Total += len(ids)
 	}
 	if prev != nil && sameItemIDs(s.itemIDs, prev.itemIDs) {
-		// Same records in the same order: share the index, refresh items.
-		s.ByID, s.Skipped = prev.ByID, prev.Skipped
-		s.Records = make([]Rec, len(prev.Records))
-		for i, r := range prev.Records {
-			r.Item = s.arrays[r.Coll].Items[r.Index]
-			s.Records[i] = r
-		}
+		// Same records in the same order: share the list and the index.
+		s.Records, s.ByID, s.Skipped = prev.Records, prev.ByID, prev.Skipped
 	} else {
 		s.ByID = make(map[string]int, len(s.Records))
 		for ci, ids := range s.itemIDs {
@@ -115,7 +129,7 @@ func Build(plan *manifest.Plan, root *jsonval.Value, prev *Snapshot) *Snapshot {
 					continue
 				}
 				s.ByID[id] = len(s.Records)
-				s.Records = append(s.Records, Rec{ID: id, Coll: ci, Index: i, Item: s.arrays[ci].Items[i]})
+				s.Records = append(s.Records, Rec{ID: id, Coll: ci, Index: i})
 			}
 		}
 	}
@@ -206,7 +220,7 @@ func (s *Snapshot) Unavailable(ci int, rec *Rec) string {
 	cp := &s.Plan.Capabilities[ci]
 	var item *jsonval.Value
 	if rec != nil {
-		item = rec.Item
+		item = s.Item(rec)
 	}
 	for _, r := range cp.Unavailable {
 		if r.When.Eval(s.Root, item) {

@@ -118,7 +118,7 @@ func (s *Session) stale(id string, ci int, rec *project.Rec) *wire.Error {
 			return changed
 		}
 		oldRec = &old.Records[j]
-		if !jsonval.Equal(oldRec.Item, rec.Item) {
+		if !jsonval.Equal(old.Item(oldRec), s.snap.Item(rec)) {
 			return changed
 		}
 	}
