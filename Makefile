@@ -45,13 +45,14 @@ test-go: check-generated vet $(WASM)
 -include js/js.mk
 -include web/web.mk
 -include cmd/worker/worker.mk
+-include web/bench/bench.mk
 
 test: $(TEST_TARGETS)
 
 bench: $(BENCH_TARGETS)
 
 bench-go: $(WASM)
-	$(GO) test -run '^$$' -bench . -benchtime 2s -count 5 ./wasm/... ./host/... | tee build/bench-go.txt
+	$(GO) test -run '^$$' -bench . -benchtime 1s -count 5 -timeout 30m ./wasm/... ./host/... | tee build/bench-go.txt
 
 fuzz:
 	@for t in $$(grep -rhoE '^func Fuzz[A-Za-z0-9_]+' --include '*_test.go' wasm | sed 's/func //'); do \
