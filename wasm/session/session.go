@@ -42,6 +42,8 @@ type Session struct {
 	// with what an agent saw without the caller sending it again.
 	history history
 	ev      wire.AuditEvent // the current operation's audit details
+	// described is the last describe's request and answer.
+	described describeCache
 }
 
 // New returns an empty session: nothing loaded. Its load needs a key.
@@ -68,6 +70,12 @@ func (s *Session) Call(req []byte) (out []byte) {
 	if len(req) > MaxRequestBytes {
 		return errorJSON(wire.Errorf(wire.CodeStateTooLarge, "", "the request exceeds "+strconv.Itoa(MaxRequestBytes)+" bytes"))
 	}
+	if c := &s.described; c.out != nil && c.snapshot == s.id && string(c.req) == string(req) {
+		// The same describe of the same snapshot: the same answer.
+		op = "describe"
+		s.audited(c.stats)
+		return c.out
+	}
 	v, err := jsonval.Parse(req)
 	if err != nil {
 		return errorJSON(wire.Errorf(wire.CodeInvalidRequest, "", "the request is not valid JSON: "+err.Error()))
@@ -84,7 +92,7 @@ func (s *Session) Call(req []byte) (out []byte) {
 	case "observe":
 		resp, e = s.observe(v)
 	case "describe":
-		resp, e = s.describe(v)
+		resp, e = s.describe(v, req)
 	case "prepare":
 		resp, e = s.prepare(v)
 	case "after":
@@ -222,7 +230,7 @@ func (s *Session) observe(v *jsonval.Value) ([]byte, *wire.Error) {
 		Skipped: snap.Skipped, Warnings: snap.Warnings}), nil
 }
 
-func (s *Session) describe(v *jsonval.Value) ([]byte, *wire.Error) {
+func (s *Session) describe(v *jsonval.Value, raw []byte) ([]byte, *wire.Error) {
 	if s.plan == nil {
 		return nil, wire.Errorf(wire.CodeNotLoaded, "", "load a manifest before describe")
 	}
@@ -236,7 +244,21 @@ func (s *Session) describe(v *jsonval.Value) ([]byte, *wire.Error) {
 	var st project.Stats
 	out, e := s.snap.Describe(s.id, req, s.keyer, &st)
 	s.audited(st)
+	if e == nil {
+		s.described = describeCache{req: append(s.described.req[:0], raw...), snapshot: s.id, out: out, stats: st}
+	}
 	return out, e
+}
+
+// describeCache keeps the last successful describe: agents often repeat
+// a describe while nothing changed, and the answer is a function of the
+// request bytes and the snapshot (snapshot ids are never reused in a
+// session, so a new snapshot or manifest is a miss).
+type describeCache struct {
+	req      []byte
+	snapshot string
+	out      []byte
+	stats    project.Stats
 }
 
 // audited adds a response summary to the current audit event.
