@@ -1,7 +1,8 @@
 // The minimal WASI preview1 shim pinhole.wasm needs. The module is a Go
-// wasip1 reactor that imports exactly ten wasi_snapshot_preview1 functions;
-// this file implements those ten and nothing else: no files, no environment,
-// no arguments, real randomness (crypto.getRandomValues) and real clocks.
+// wasip1 reactor; the ten functions a bare reactor imports are implemented
+// here: no environment, no arguments, real randomness
+// (crypto.getRandomValues) and real clocks. The file calls Go's os package
+// adds are answered as on a system without files.
 // js/README.md ("The WASI shim") explains why it is written here rather than
 // taken from npm.
 
