@@ -30,6 +30,7 @@ import (
 	"strings"
 
 	"github.com/pinholectx/pinhole/wasm/jsonval"
+	"github.com/pinholectx/pinhole/wasm/project"
 	"github.com/pinholectx/pinhole/wasm/session"
 	"github.com/pinholectx/pinhole/wasm/wire"
 )
@@ -214,7 +215,9 @@ func parseObject(w http.ResponseWriter, body []byte, allowed ...string) *jsonval
 	}
 	for _, k := range v.Keys {
 		if !slices.Contains(allowed, k) {
-			writeError(w, http.StatusBadRequest, wire.CodeInvalidRequest, k, "unknown member "+strconv.Quote(k)+"; the body takes "+strings.Join(allowed, ", "))
+			// The member name is the caller's text: named only when short and plain.
+			e := project.UnknownParam("body", k, strings.Join(allowed, ", "))
+			writeError(w, http.StatusBadRequest, e.Code, e.Param, e.Message)
 			return nil
 		}
 	}

@@ -480,3 +480,14 @@ func BenchmarkNativeCoreDescribeOrders(b *testing.B) {
 		nativeCore(load, observe, []byte(`{"op":"describe"}`))
 	}
 }
+
+// TestUnknownMemberNotEchoed: a member name that looks like a secret is not
+// repeated in the error, neither in the message nor in param.
+func TestUnknownMemberNotEchoed(t *testing.T) {
+	h := NewHandler(Config{})
+	secret := "ghp_0123456789abcdefghijklmnopqrstuvwxyzAB"
+	res := do(h, "POST", "/v1/lint", "application/json", []byte(`{"`+secret+`":1}`))
+	if res.status != 400 || bytes.Contains(res.body, []byte(secret)) || !bytes.Contains(res.body, []byte(`"invalid_request"`)) {
+		t.Fatalf("%d %s", res.status, res.body)
+	}
+}

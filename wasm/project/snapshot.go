@@ -230,5 +230,5 @@ func (s *Snapshot) Unavailable(ci int, rec *Rec) string {
 	return ""
 }
 
-// limitsOf is a shorthand used throughout the package.
+// limits is a shorthand used throughout the package.
 func (s *Snapshot) limits() *wire.Limits { return &s.Plan.Limits }
