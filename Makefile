@@ -3,9 +3,9 @@
 # add their own targets in the *.mk fragments included below.
 SHELL := bash
 GO ?= go
-export GOFLAGS ?= -mod=mod
+export GOFLAGS ?= -mod=readonly
 WASM := build/pinhole.wasm
-GO_SOURCES := $(shell find wasm -name '*.go' -not -name '*_test.go') go.mod go.sum
+GO_SOURCES := $(shell find wasm internal -name '*.go' -not -name '*_test.go') go.mod go.sum
 # Reproducible module builds (same bytes from the same sources).
 WASM_FLAGS := -buildmode=c-shared -trimpath -buildvcs=false -ldflags='-s -w -buildid='
 
@@ -52,11 +52,11 @@ test: $(TEST_TARGETS)
 bench: $(BENCH_TARGETS)
 
 bench-go: $(WASM)
-	set -o pipefail; $(GO) test -run '^$$' -bench . -benchtime 1s -count 5 -timeout 30m ./wasm/... ./host/... | tee build/bench-go.txt
+	set -o pipefail; $(GO) test -run '^$$' -bench . -benchtime 1s -count 5 -timeout 30m ./internal/... ./wasm/... ./host/... | tee build/bench-go.txt
 
 fuzz:
-	@for t in $$(grep -rhoE '^func Fuzz[A-Za-z0-9_]+' --include '*_test.go' wasm | sed 's/func //'); do \
-	  pkg=$$(grep -rlE "^func $$t\(" --include '*_test.go' wasm | xargs dirname); \
+	@for t in $$(grep -rhoE '^func Fuzz[A-Za-z0-9_]+' --include '*_test.go' internal | sed 's/func //'); do \
+	  pkg=$$(grep -rlE "^func $$t\(" --include '*_test.go' internal | xargs dirname); \
 	  echo "fuzzing $$t in $$pkg"; $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $${FUZZTIME:-60s} ./$$pkg || exit 1; done
 
 # Build the module, the bridge and the demo app, and serve the demo on a

@@ -7,8 +7,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/pinholectx/pinhole/wasm/jsonval"
-	"github.com/pinholectx/pinhole/wasm/session"
+	"github.com/pinholectx/pinhole/internal/jsonval"
+	"github.com/pinholectx/pinhole/internal/session"
 )
 
 // The benchmarks compare the native core with the same core in

@@ -8,7 +8,7 @@ import (
 	"os"
 
 	"github.com/pinholectx/pinhole/host"
-	"github.com/pinholectx/pinhole/wasm/wire"
+	"github.com/pinholectx/pinhole/internal/wire"
 )
 
 func Example() {

@@ -12,8 +12,8 @@ import (
 
 	"github.com/tetratelabs/wazero"
 
-	"github.com/pinholectx/pinhole/wasm/session"
-	"github.com/pinholectx/pinhole/wasm/wire"
+	"github.com/pinholectx/pinhole/internal/session"
+	"github.com/pinholectx/pinhole/internal/wire"
 )
 
 // wasmPath is the module `make wasm` builds; `make test` builds it first.

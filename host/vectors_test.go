@@ -9,12 +9,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pinholectx/pinhole/wasm/session"
+	"github.com/pinholectx/pinhole/internal/session"
 )
 
 // vectorDir holds the conformance vectors: NAME.in.jsonl has one request
 // per line, NAME.out.jsonl the exact response of each (see
-// wasm/session/vectors_test.go, which writes them).
+// internal/session/vectors_test.go, which writes them).
 var vectorDir = filepath.Join("..", "testdata", "vectors")
 
 // TestVectors is the differential test: every vector file is replayed

@@ -7,7 +7,7 @@ import (
 	"syscall"
 	"unsafe"
 
-	"github.com/pinholectx/pinhole/wasm/session"
+	"github.com/pinholectx/pinhole/internal/session"
 )
 
 var (

@@ -6,8 +6,8 @@ import (
 	"os"
 
 	"github.com/pinholectx/pinhole/cmd/internal/lint"
-	"github.com/pinholectx/pinhole/wasm/jsonval"
-	"github.com/pinholectx/pinhole/wasm/manifest"
+	"github.com/pinholectx/pinhole/internal/jsonval"
+	"github.com/pinholectx/pinhole/internal/manifest"
 )
 
 func runLint(args []string, stdout io.Writer) (int, error) {

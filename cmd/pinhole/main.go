@@ -30,9 +30,9 @@ import (
 	"github.com/tetratelabs/wazero"
 
 	"github.com/pinholectx/pinhole/host"
-	"github.com/pinholectx/pinhole/wasm/jsonval"
-	"github.com/pinholectx/pinhole/wasm/session"
-	"github.com/pinholectx/pinhole/wasm/wire"
+	"github.com/pinholectx/pinhole/internal/jsonval"
+	"github.com/pinholectx/pinhole/internal/session"
+	"github.com/pinholectx/pinhole/internal/wire"
 )
 
 func main() {

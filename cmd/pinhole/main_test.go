@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pinholectx/pinhole/wasm/session"
+	"github.com/pinholectx/pinhole/internal/session"
 )
 
 const (

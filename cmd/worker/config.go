@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/pinholectx/pinhole/wasm/session"
+	"github.com/pinholectx/pinhole/internal/session"
 )
 
 // The environment variables (Worker vars and secrets) the Worker reads.

@@ -1,6 +1,6 @@
 // Command worker is Pinhole's projection served over HTTP as a Cloudflare
 // Worker. It is a plain net/http handler over the same core the module runs
-// (wasm/session): built with GOOS=js GOARCH=wasm it is served by
+// (internal/session): built with GOOS=js GOARCH=wasm it is served by
 // github.com/syumai/workers (main_js.go); built natively it listens on a
 // local port (main_other.go), which is how the handler is tested and
 // compared with the Worker.
@@ -29,10 +29,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/pinholectx/pinhole/wasm/jsonval"
-	"github.com/pinholectx/pinhole/wasm/project"
-	"github.com/pinholectx/pinhole/wasm/session"
-	"github.com/pinholectx/pinhole/wasm/wire"
+	"github.com/pinholectx/pinhole/internal/jsonval"
+	"github.com/pinholectx/pinhole/internal/project"
+	"github.com/pinholectx/pinhole/internal/session"
+	"github.com/pinholectx/pinhole/internal/wire"
 )
 
 // DefaultMaxBodyBytes bounds a request body unless the configuration says

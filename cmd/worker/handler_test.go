@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pinholectx/pinhole/wasm/session"
+	"github.com/pinholectx/pinhole/internal/session"
 )
 
 const testKey = "worker-test-key-0123456789"

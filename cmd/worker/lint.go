@@ -5,9 +5,9 @@ import (
 	"strconv"
 
 	"github.com/pinholectx/pinhole/cmd/internal/lint"
-	"github.com/pinholectx/pinhole/wasm/jsonval"
-	"github.com/pinholectx/pinhole/wasm/manifest"
-	"github.com/pinholectx/pinhole/wasm/wire"
+	"github.com/pinholectx/pinhole/internal/jsonval"
+	"github.com/pinholectx/pinhole/internal/manifest"
+	"github.com/pinholectx/pinhole/internal/wire"
 )
 
 // finding is one lint result. Messages name manifest paths, never values.

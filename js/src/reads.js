@@ -3,7 +3,7 @@
 // of js/README.md ("Values at the boundary"). Only declared paths are ever
 // read; nothing else is touched, let alone serialised.
 //
-// The slice is pruned exactly as the module prunes (wasm/manifest/reads.go):
+// The slice is pruned exactly as the module prunes (internal/manifest/reads.go):
 // arrays keep their length, an array element that holds nothing declared
 // becomes null, an object keeps only declared keys and disappears when none
 // is present, a missing value is simply absent.

@@ -3,8 +3,8 @@ package lint
 import (
 	"strings"
 
-	"github.com/pinholectx/pinhole/wasm/expose"
-	"github.com/pinholectx/pinhole/wasm/jsonval"
+	"github.com/pinholectx/pinhole/internal/expose"
+	"github.com/pinholectx/pinhole/internal/jsonval"
 )
 
 // The kinds of sensitive data lint looks for, in the order it reports them.

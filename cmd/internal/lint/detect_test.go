@@ -3,7 +3,7 @@ package lint
 import (
 	"testing"
 
-	"github.com/pinholectx/pinhole/wasm/jsonval"
+	"github.com/pinholectx/pinhole/internal/jsonval"
 )
 
 func TestClassify(t *testing.T) {

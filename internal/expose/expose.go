@@ -1,0 +1,193 @@
+// Package expose decides what of a value may leave the module: masking,
+// per-session aliases and placeholders, the credential safety net, the
+// removal of invisible formatting characters, and cutting long text.
+//
+// Everything here works on single values and holds no state beyond the
+// session key, so it can be tested in isolation.
+package expose
+
+import (
+	"encoding/base32"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/pinholectx/pinhole/internal/jsonval"
+)
+
+// Redacted replaces a value that the credential safety net caught.
+const Redacted = "[redacted]"
+
+// Prefixes of the tokens the agent sees in place of protected values.
+const (
+	AliasPrefix       = "al_"
+	PlaceholderPrefix = "ph_"
+)
+
+// Keyer derives aliases and placeholder tokens with a per-session key, so
+// the same value gives the same token within a session and unlinkable ones
+// across sessions. The agent cannot invert a token: it is a truncated
+// HMAC-SHA256 of the value. The Keyer remembers the tokens it handed out so
+// that prepare can resolve them for the app's handler, and only those.
+type Keyer struct {
+	key   []byte
+	scope []byte // canonical JSON of the session scope value
+	// seen and older are two generations of handed-out tokens: when seen
+	// fills up it becomes older, so recent tokens always resolve.
+	seen, older map[string]*jsonval.Value
+}
+
+// MaxTokens bounds each of the two generations of handed-out tokens a Keyer
+// remembers; a token stops resolving once two newer generations filled up.
+const MaxTokens = 1 << 17
+
+// NewKeyer returns a Keyer for the session key.
+func NewKeyer(key []byte) *Keyer {
+	return &Keyer{key: append([]byte(nil), key...), seen: map[string]*jsonval.Value{}}
+}
+
+var tokenEncoding = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)
+
+func (k *Keyer) token(prefix string, v *jsonval.Value) string {
+	sum := hmacSHA256(k.key, []byte(prefix), []byte{0}, k.scope, []byte{0}, jsonval.Marshal(v))
+	t := prefix + tokenEncoding.EncodeToString(sum[:15])
+	if len(k.seen) >= MaxTokens {
+		k.older, k.seen = k.seen, map[string]*jsonval.Value{}
+	}
+	k.seen[t] = v
+	return t
+}
+
+// Alias returns the alias of a value.
+func (k *Keyer) Alias(v *jsonval.Value) string { return k.token(AliasPrefix, v) }
+
+// Placeholder returns the placeholder token of a value.
+func (k *Keyer) Placeholder(v *jsonval.Value) string { return k.token(PlaceholderPrefix, v) }
+
+// Resolve returns the value behind a token this Keyer handed out.
+func (k *Keyer) Resolve(token string) (*jsonval.Value, bool) {
+	if v, ok := k.seen[token]; ok {
+		return v, true
+	}
+	v, ok := k.older[token]
+	return v, ok
+}
+
+// SetScope keys tokens to a session scope (tenant, account, user: the
+// manifest's sessionScope value, as canonical JSON). A new scope gives every
+// value new tokens, unlinkable to the old ones, and forgets the old tokens,
+// so they stop resolving.
+func (k *Keyer) SetScope(scope []byte) {
+	if string(scope) == string(k.scope) {
+		return
+	}
+	k.scope = append([]byte(nil), scope...)
+	k.seen, k.older = map[string]*jsonval.Value{}, nil
+}
+
+// Mask returns a shape-preserving mask of s: an e-mail keeps its first
+// character and its domain ("l***@example.com"), a number-like value keeps its
+// last four digits ("•••• 4242"), anything else becomes "•••".
+func Mask(s string) string {
+	s = Clean(s)
+	if at := strings.LastIndexByte(s, '@'); at > 0 && at < len(s)-1 && !strings.ContainsAny(s, " \t\n") {
+		r, _ := utf8.DecodeRuneInString(s)
+		return string(r) + "***@" + cleanDomain(s[at+1:])
+	}
+	digits := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= '0' && c <= '9':
+			digits = append(digits, c)
+		case strings.IndexByte(" -+().", c) >= 0:
+		default:
+			return "•••"
+		}
+	}
+	if len(digits) < 8 {
+		return "•••"
+	}
+	return "•••• " + string(digits[len(digits)-4:])
+}
+
+// cleanDomain keeps a domain that looks like one: letters, digits, dots and
+// hyphens, at most 64 bytes. Anything else after an "@" is not an e-mail
+// address, and showing it could show a secret (a URL's host and path).
+func cleanDomain(d string) string {
+	if len(d) > 64 || !strings.Contains(d, ".") {
+		return "•••"
+	}
+	for i := 0; i < len(d); i++ {
+		c := d[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '-') {
+			return "•••"
+		}
+	}
+	return d
+}
+
+// Clean removes characters that change how text reads without being seen,
+// or that terminals and renderers treat as controls: DEL and the C1
+// controls, bidirectional embeddings, overrides, isolates and marks,
+// zero-width characters, invisible operators, the Arabic letter mark, the
+// Mongolian vowel separator, the byte order mark and the tag characters.
+// C0 controls stay and are escaped by the JSON encoders.
+func Clean(s string) string {
+	i := 0
+	for ; i < len(s); i++ {
+		if s[i] >= 0x7f {
+			break
+		}
+	}
+	if i == len(s) {
+		return s // plain ASCII: the common case costs one scan
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	b.WriteString(s[:i])
+	for _, r := range s[i:] {
+		if !invisible(r) {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func invisible(r rune) bool {
+	switch {
+	case r >= 0x7f && r <= 0x9f: // DEL, C1 controls
+		return true
+	case r == 0x061c || r == 0x180e: // Arabic letter mark, Mongolian vowel separator
+		return true
+	case r >= 0x200b && r <= 0x200f: // zero-width space/joiners, LRM, RLM
+		return true
+	case r >= 0x202a && r <= 0x202e: // bidi embeddings and overrides
+		return true
+	case r >= 0x2060 && r <= 0x206f: // word joiner, invisible operators, bidi isolates, deprecated format
+		return true
+	case r == 0xfeff: // byte order mark, zero-width no-break space
+		return true
+	case r >= 0xe0000 && r <= 0xe007f: // tag characters
+		return true
+	}
+	return false
+}
+
+// Truncate cuts s to at most max characters (Unicode code points). It
+// returns the text, the original length in characters, and whether it cut.
+func Truncate(s string, max int) (string, int, bool) {
+	if len(s) <= max {
+		return s, utf8.RuneCountInString(s), false
+	}
+	n, cut := 0, -1
+	for i := range s {
+		if n == max {
+			cut = i
+		}
+		n++
+	}
+	if cut < 0 {
+		return s, n, false
+	}
+	return s[:cut], n, true
+}

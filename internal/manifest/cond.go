@@ -1,0 +1,149 @@
+package manifest
+
+import (
+	"github.com/pinholectx/pinhole/internal/jsonval"
+)
+
+// Op is a condition operator.
+type Op uint8
+
+// The operators of the condition language (DESIGN §5).
+const (
+	OpEq Op = iota
+	OpNe
+	OpIn
+	OpNotIn
+	OpLt
+	OpLte
+	OpGt
+	OpGte
+	OpExists
+	OpAll
+	OpAny
+	OpNot
+)
+
+var opNames = map[string]Op{
+	"eq": OpEq, "ne": OpNe, "in": OpIn, "notIn": OpNotIn,
+	"lt": OpLt, "lte": OpLte, "gt": OpGt, "gte": OpGte, "exists": OpExists,
+	"all": OpAll, "any": OpAny, "not": OpNot,
+}
+
+// Cond is a compiled condition. A leaf reads one value, from the store root
+// (Path) or from the record being judged (Field), and compares it with Arg.
+type Cond struct {
+	Op    Op
+	Field bool
+	Ptr   jsonval.Pointer
+	Arg   *jsonval.Value
+	Sub   []*Cond
+}
+
+// Eval reports whether the condition holds for the store root and, for
+// field conditions, the record item (nil outside a record: field conditions
+// then see a missing value).
+func (c *Cond) Eval(root, item *jsonval.Value) bool {
+	switch c.Op {
+	case OpAll:
+		for _, s := range c.Sub {
+			if !s.Eval(root, item) {
+				return false
+			}
+		}
+		return true
+	case OpAny:
+		for _, s := range c.Sub {
+			if s.Eval(root, item) {
+				return true
+			}
+		}
+		return false
+	case OpNot:
+		return !c.Sub[0].Eval(root, item)
+	}
+	var v *jsonval.Value
+	if c.Field {
+		if item != nil {
+			v = c.Ptr.Resolve(item)
+		}
+	} else {
+		v = c.Ptr.Resolve(root)
+	}
+	switch c.Op {
+	case OpExists:
+		return (v != nil && v.Kind != jsonval.Null) == c.Arg.B
+	case OpEq:
+		return v != nil && jsonval.Equal(v, c.Arg)
+	case OpNe:
+		return v == nil || !jsonval.Equal(v, c.Arg)
+	case OpIn, OpNotIn:
+		in := false
+		if v != nil {
+			for _, a := range c.Arg.Items {
+				if jsonval.Equal(v, a) {
+					in = true
+					break
+				}
+			}
+		}
+		return in == (c.Op == OpIn)
+	}
+	// Ordering: numbers by value, strings by code points; anything else, or
+	// mixed kinds, is false.
+	cmp, ok := compare(v, c.Arg)
+	if !ok {
+		return false
+	}
+	switch c.Op {
+	case OpLt:
+		return cmp < 0
+	case OpLte:
+		return cmp <= 0
+	case OpGt:
+		return cmp > 0
+	default: // OpGte
+		return cmp >= 0
+	}
+}
+
+func compare(a, b *jsonval.Value) (int, bool) {
+	if a == nil || b == nil || a.Kind != b.Kind {
+		return 0, false
+	}
+	switch a.Kind {
+	case jsonval.Number:
+		fa, _ := a.Float()
+		fb, _ := b.Float()
+		switch {
+		case fa < fb:
+			return -1, true
+		case fa > fb:
+			return 1, true
+		case fa == fb:
+			return 0, true
+		}
+	case jsonval.String:
+		switch {
+		case a.S < b.S:
+			return -1, true
+		case a.S > b.S:
+			return 1, true
+		}
+		return 0, true
+	}
+	return 0, false
+}
+
+// visit calls fn for every leaf of c.
+func (c *Cond) visit(fn func(*Cond)) {
+	if c == nil {
+		return
+	}
+	if len(c.Sub) > 0 {
+		for _, s := range c.Sub {
+			s.visit(fn)
+		}
+		return
+	}
+	fn(c)
+}

@@ -1,0 +1,261 @@
+package manifest
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/pinholectx/pinhole/internal/expose"
+	"github.com/pinholectx/pinhole/internal/jsonval"
+	"github.com/pinholectx/pinhole/internal/wire"
+)
+
+// maxShownEnum bounds the encoded enum list an invalid_input message
+// repeats; a longer list is referred to, not quoted.
+const maxShownEnum = 200
+
+// CheckInput validates the input of an execution request against the
+// capability's input schema (the subset schema.go admits). A nil input is
+// checked as {}. The first fault is reported as invalid_input with Param
+// the JSON Pointer of the offending place in the input ("" for the input
+// itself). Messages name the rule and the schema's limit; they never quote
+// the input, which may hold resolved placeholder and alias values.
+//
+// Keywords apply only to values of their kind (minLength to strings,
+// minimum to numbers, ...), as in JSON Schema. additionalProperties allows
+// undeclared members unless it is false. Lengths count Unicode code points.
+func (c *Capability) CheckInput(input *jsonval.Value) *wire.Error {
+	if input == nil {
+		input = jsonval.NewObject()
+	}
+	return checkSchema(c.Input, input, "")
+}
+
+func inputError(at, msg string) *wire.Error {
+	return wire.Errorf(wire.CodeInvalidInput, at, "input"+at+": "+msg)
+}
+
+func checkSchema(s, v *jsonval.Value, at string) *wire.Error {
+	if t := s.Get("type"); t != nil && !hasType(v, t.S) {
+		return inputError(at, "must be of type "+t.S)
+	}
+	if e := s.Get("enum"); e != nil {
+		ok := false
+		for _, it := range e.Items {
+			if jsonval.Equal(v, it) {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			list := jsonval.Marshal(e)
+			if len(list) > maxShownEnum {
+				return inputError(at, "must be one of the "+strconv.Itoa(len(e.Items))+" values the schema lists (enum)")
+			}
+			return inputError(at, "must be one of "+string(list)+" (enum)")
+		}
+	}
+	switch v.Kind {
+	case jsonval.Number:
+		f, _ := v.Float()
+		if m := s.Get("minimum"); m != nil {
+			if min, _ := m.Float(); f < min {
+				return inputError(at, "must be at least "+m.S+" (minimum)")
+			}
+		}
+		if m := s.Get("maximum"); m != nil {
+			if max, _ := m.Float(); f > max {
+				return inputError(at, "must be at most "+m.S+" (maximum)")
+			}
+		}
+	case jsonval.String:
+		n := utf8.RuneCountInString(v.S)
+		if m := s.Get("minLength"); m != nil {
+			if min, _ := m.Float(); float64(n) < min {
+				return inputError(at, "must be at least "+m.S+" characters long (minLength)")
+			}
+		}
+		if m := s.Get("maxLength"); m != nil {
+			if max, _ := m.Float(); float64(n) > max {
+				return inputError(at, "must be at most "+m.S+" characters long (maxLength)")
+			}
+		}
+	case jsonval.Array:
+		n := float64(len(v.Items))
+		if m := s.Get("minItems"); m != nil {
+			if min, _ := m.Float(); n < min {
+				return inputError(at, "must hold at least "+m.S+" items (minItems)")
+			}
+		}
+		if m := s.Get("maxItems"); m != nil {
+			if max, _ := m.Float(); n > max {
+				return inputError(at, "must hold at most "+m.S+" items (maxItems)")
+			}
+		}
+		if items := s.Get("items"); items != nil {
+			for i, it := range v.Items {
+				if err := checkSchema(items, it, at+"/"+strconv.Itoa(i)); err != nil {
+					return err
+				}
+			}
+		}
+	case jsonval.Object:
+		return checkObject(s, v, at)
+	}
+	return nil
+}
+
+func checkObject(s, v *jsonval.Value, at string) *wire.Error {
+	props := s.Get("properties")
+	if req := s.Get("required"); req != nil {
+		for _, name := range req.Items {
+			if v.Get(name.S) == nil {
+				return inputError(join(at, name.S), "is required")
+			}
+		}
+	}
+	closed := false
+	if ap := s.Get("additionalProperties"); ap != nil && !ap.B {
+		closed = true
+	}
+	for i, k := range v.Keys {
+		ps := props.Get(k)
+		if ps == nil {
+			if closed {
+				return undeclared(at, k)
+			}
+			continue
+		}
+		if err := checkSchema(ps, v.Vals[i], join(at, k)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// undeclared reports a member the schema does not allow. The name was
+// written by the caller, not taken from the state, so it may be named;
+// one that is long or looks like a credential is only counted.
+func undeclared(at, key string) *wire.Error {
+	if utf8.RuneCountInString(key) <= maxNameChars && !expose.IsCredential(key) {
+		return inputError(join(at, key), "is not a declared property (additionalProperties is false)")
+	}
+	return inputError(at, "has a member that is not a declared property (additionalProperties is false)")
+}
+
+// hasType reports whether v is of the JSON Schema type t. An integer is a
+// number with no fractional part, however it is written (1, 1.0, 1e2).
+func hasType(v *jsonval.Value, t string) bool {
+	switch t {
+	case "object":
+		return v.Kind == jsonval.Object
+	case "array":
+		return v.Kind == jsonval.Array
+	case "string":
+		return v.Kind == jsonval.String
+	case "number":
+		return v.Kind == jsonval.Number
+	case "integer":
+		if v.IsInteger() {
+			return true
+		}
+		f, ok := v.Float()
+		return ok && !math.IsInf(f, 0) && f == math.Trunc(f)
+	case "boolean":
+		return v.Kind == jsonval.Bool
+	case "null":
+		return v.Kind == jsonval.Null
+	}
+	return false
+}
+
+// ResolveTokens returns input with every placeholder object
+// {"$placeholder": "ph_…"} (exactly that one member) and every string that
+// starts with "al_" and that resolve knows replaced by the value resolve
+// returns. Nothing else changes; the containers on the way to a replaced
+// value are copied, everything else is shared with input, which is never
+// modified. An alias resolve does not know stays as it is (it may be a
+// legitimate string); a placeholder token it does not know is an
+// invalid_input error whose Param is the token's JSON Pointer in the input.
+// The returned error, when not nil, is a *wire.Error.
+func ResolveTokens(input *jsonval.Value, resolve func(token string) (*jsonval.Value, bool)) (*jsonval.Value, error) {
+	if input == nil {
+		return nil, nil
+	}
+	r := resolver{resolve: resolve}
+	out, err := r.walk(input)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// resolver walks an input, keeping the path to the current value so that
+// a pointer is built only for an error.
+type resolver struct {
+	resolve func(string) (*jsonval.Value, bool)
+	path    jsonval.Pointer
+}
+
+func (r *resolver) walk(v *jsonval.Value) (*jsonval.Value, *wire.Error) {
+	switch v.Kind {
+	case jsonval.String:
+		if strings.HasPrefix(v.S, expose.AliasPrefix) && len(v.S) > len(expose.AliasPrefix) {
+			if real, ok := r.resolve(v.S); ok {
+				return real, nil
+			}
+		}
+		return v, nil
+	case jsonval.Array:
+		var out *jsonval.Value
+		for i, it := range v.Items {
+			r.path = append(r.path, strconv.Itoa(i))
+			nv, err := r.walk(it)
+			if err != nil {
+				return nil, err
+			}
+			r.path = r.path[:len(r.path)-1]
+			if nv != it && out == nil {
+				out = &jsonval.Value{Kind: jsonval.Array, Items: append([]*jsonval.Value(nil), v.Items...)}
+			}
+			if out != nil {
+				out.Items[i] = nv
+			}
+		}
+		if out == nil {
+			return v, nil
+		}
+		return out, nil
+	case jsonval.Object:
+		if len(v.Keys) == 1 && v.Keys[0] == "$placeholder" && v.Vals[0].Kind == jsonval.String &&
+			strings.HasPrefix(v.Vals[0].S, expose.PlaceholderPrefix) {
+			real, ok := r.resolve(v.Vals[0].S)
+			if !ok {
+				return nil, inputError(r.path.String(), "is a placeholder that is not valid in this session; use one from the latest describe")
+			}
+			return real, nil
+		}
+		var out *jsonval.Value
+		for i, it := range v.Vals {
+			r.path = append(r.path, v.Keys[i])
+			nv, err := r.walk(it)
+			if err != nil {
+				return nil, err
+			}
+			r.path = r.path[:len(r.path)-1]
+			if nv != it && out == nil {
+				out = &jsonval.Value{Kind: jsonval.Object, Keys: append([]string(nil), v.Keys...),
+					Vals: append([]*jsonval.Value(nil), v.Vals...)}
+			}
+			if out != nil {
+				out.Vals[i] = nv
+			}
+		}
+		if out == nil {
+			return v, nil
+		}
+		return out, nil
+	}
+	return v, nil
+}

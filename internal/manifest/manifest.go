@@ -1,0 +1,174 @@
+// Package manifest parses, validates and compiles a Pinhole manifest
+// (format 1, DESIGN §5) into a Plan: everything the projection needs, checked
+// once, so that no describe has to look at the manifest text again.
+//
+// Every fault is reported as an invalid_manifest error whose Param is the
+// JSON Pointer of the offending place in the manifest.
+package manifest
+
+import (
+	"github.com/pinholectx/pinhole/internal/jsonval"
+	"github.com/pinholectx/pinhole/internal/wire"
+)
+
+// Format is the manifest format this package reads.
+const Format = 1
+
+// Defaults are the limits in force when a manifest sets none.
+var Defaults = wire.Limits{
+	DefaultLimit:       8,
+	MaxLimit:           50,
+	MaxRecordSelection: 20,
+	MaxRecordIds:       1000,
+	MaxFieldChars:      512,
+	MaxFeedback:        20,
+	MaxUnavailable:     20,
+	MaxResponseBytes:   65536,
+}
+
+// HardMax are the implementation's declared maximums: a manifest may lower a
+// limit or raise it up to these, never beyond.
+var HardMax = wire.Limits{
+	DefaultLimit:       200,
+	MaxLimit:           200,
+	MaxRecordSelection: 20,
+	MaxRecordIds:       10000,
+	MaxFieldChars:      8192,
+	MaxFeedback:        200,
+	MaxUnavailable:     500,
+	MaxResponseBytes:   1 << 20,
+}
+
+// MinResponseBytes is the smallest maxResponseBytes a manifest may set.
+const MinResponseBytes = 4096
+
+// Expose says how a field's value reaches the agent.
+type Expose uint8
+
+// The exposure modes of DESIGN §5.
+const (
+	Plain Expose = iota
+	Mask
+	Alias
+	Placeholder
+)
+
+// String returns the manifest spelling of e.
+func (e Expose) String() string {
+	return [...]string{"plain", "mask", "alias", "placeholder"}[e]
+}
+
+// Plan is a compiled manifest.
+type Plan struct {
+	Limits       wire.Limits
+	Page         *Page
+	Regions      []Region
+	Collections  []Collection
+	State        []StateKey
+	Feedback     *Feedback
+	Capabilities []Capability
+	RedescribeOn []jsonval.Pointer
+	SessionScope jsonval.Pointer // nil when not declared
+
+	// Reads is what the bridge may send: built from every declared path.
+	Reads wire.Reads
+	reads *readTree
+
+	regionIndex, capabilityIndex map[string]int
+}
+
+// Page declares where the page identity lives.
+type Page struct {
+	Route, Title jsonval.Pointer // nil when not declared
+	Params       jsonval.Pointer
+	Allow        []string
+}
+
+// Region is a part of the page; Parent is an index into Plan.Regions or -1.
+type Region struct {
+	ID          string
+	Description string
+	Parent      int
+	ActiveWhen  *Cond
+}
+
+// Collection is an array of records in the store.
+type Collection struct {
+	Region int
+	From   jsonval.Pointer
+	ID     jsonval.Pointer
+	Fields []Field
+}
+
+// Field is one projected field of a record.
+type Field struct {
+	Name        string
+	From        jsonval.Pointer
+	MaxChars    int // 0: limits.maxFieldChars
+	Expose      Expose
+	UserContent bool
+}
+
+// StateKey is one declared state value.
+type StateKey struct {
+	Name string
+	From jsonval.Pointer
+}
+
+// Feedback declares where feedback items live and how to read one.
+type Feedback struct {
+	From                jsonval.Pointer
+	Text, Level, Source jsonval.Pointer // relative to one item
+}
+
+// Capability is one action of the application.
+type Capability struct {
+	Name        string
+	Description string
+	Record      bool // scope "record"; false: "page"
+	Region      int
+	Input       *jsonval.Value
+	InputJSON   []byte // canonical encoding of Input
+	Unavailable []Rule
+}
+
+// Rule makes a capability unavailable, with the application's reason, when
+// its condition holds.
+type Rule struct {
+	When   *Cond
+	Reason string
+}
+
+// Scope returns the manifest spelling of the capability's scope.
+func (c *Capability) Scope() string {
+	if c.Record {
+		return "record"
+	}
+	return "page"
+}
+
+// RegionIndex returns the index of the region named id, or -1.
+func (p *Plan) RegionIndex(id string) int {
+	if i, ok := p.regionIndex[id]; ok {
+		return i
+	}
+	return -1
+}
+
+// CapabilityIndex returns the index of the capability named name, or -1.
+func (p *Plan) CapabilityIndex(name string) int {
+	if i, ok := p.capabilityIndex[name]; ok {
+		return i
+	}
+	return -1
+}
+
+// Within reports whether region r is region anc or one of its descendants.
+func (p *Plan) Within(r, anc int) bool {
+	for ; r >= 0; r = p.Regions[r].Parent {
+		if r == anc {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,532 @@
+package manifest
+
+import (
+	"strconv"
+
+	"github.com/pinholectx/pinhole/internal/jsonval"
+	"github.com/pinholectx/pinhole/internal/wire"
+)
+
+// maxNameChars bounds names, ids, descriptions and reasons in a manifest.
+const (
+	maxNameChars = 128
+	maxTextChars = 1024
+)
+
+// Parse parses and compiles a manifest from its JSON text.
+func Parse(data []byte) (*Plan, error) {
+	v, err := jsonval.Parse(data)
+	if err != nil {
+		return nil, wire.Errorf(wire.CodeInvalidManifest, "", "the manifest is not valid JSON: "+err.Error())
+	}
+	return Compile(v)
+}
+
+// Compile validates a parsed manifest and compiles it into a Plan.
+func Compile(v *jsonval.Value) (*Plan, error) {
+	c := compiler{plan: &Plan{Limits: Defaults, regionIndex: map[string]int{}, capabilityIndex: map[string]int{}}}
+	c.manifest(v)
+	if c.err == nil {
+		c.checkOverlap()
+	}
+	if c.err != nil {
+		return nil, c.err
+	}
+	c.plan.buildReads()
+	return c.plan, nil
+}
+
+type compiler struct {
+	plan *Plan
+	err  *wire.Error
+}
+
+// fail records the first fault; at is the JSON Pointer of the fault.
+func (c *compiler) fail(at, msg string) {
+	if c.err == nil {
+		if at == "" {
+			at = "/"
+		}
+		c.err = wire.Errorf(wire.CodeInvalidManifest, at, at+": "+msg)
+	}
+}
+
+func join(at, key string) string {
+	return at + jsonval.Pointer{key}.String()
+}
+
+// object checks that v is an object with only the allowed keys, and that
+// the required ones are present.
+func (c *compiler) object(v *jsonval.Value, at string, required []string, allowed ...string) bool {
+	if v == nil || v.Kind != jsonval.Object {
+		c.fail(at, "must be an object")
+		return false
+	}
+	for _, k := range v.Keys {
+		ok := false
+		for _, a := range allowed {
+			if k == a {
+				ok = true
+				break
+			}
+		}
+		for _, a := range required {
+			if k == a {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			c.fail(join(at, k), "unknown key")
+			return false
+		}
+	}
+	for _, r := range required {
+		if v.Get(r) == nil {
+			c.fail(join(at, r), "is required")
+			return false
+		}
+	}
+	return true
+}
+
+func (c *compiler) str(v *jsonval.Value, at string, max int) string {
+	if v == nil || v.Kind != jsonval.String {
+		c.fail(at, "must be a string")
+		return ""
+	}
+	if n := len([]rune(v.S)); n == 0 || n > max {
+		c.fail(at, "must be 1 to "+strconv.Itoa(max)+" characters")
+		return ""
+	}
+	for _, r := range v.S {
+		if r < 0x20 || r == 0x7f {
+			c.fail(at, "must not contain control characters")
+			return ""
+		}
+	}
+	return v.S
+}
+
+func (c *compiler) ptr(v *jsonval.Value, at string) jsonval.Pointer {
+	if v == nil || v.Kind != jsonval.String {
+		c.fail(at, "must be a JSON Pointer string")
+		return nil
+	}
+	p, err := jsonval.ParsePointer(v.S)
+	if err != nil {
+		c.fail(at, "malformed JSON Pointer: "+err.Error())
+		return nil
+	}
+	return p
+}
+
+func (c *compiler) manifest(v *jsonval.Value) {
+	if !c.object(v, "", []string{"pinhole"}, "limits", "page", "regions", "collections",
+		"state", "feedback", "capabilities", "redescribeOn", "sessionScope") {
+		return
+	}
+	if f := v.Get("pinhole"); f.Kind != jsonval.Number || f.S != strconv.Itoa(Format) {
+		c.fail("/pinhole", "unsupported manifest format; this module reads format "+strconv.Itoa(Format))
+		return
+	}
+	if l := v.Get("limits"); l != nil {
+		c.limits(l)
+	}
+	if p := v.Get("page"); p != nil {
+		c.page(p)
+	}
+	c.regions(v.Get("regions"))
+	c.collections(v.Get("collections"))
+	if s := v.Get("state"); s != nil && c.object(s, "/state", nil, s.Keys...) {
+		for i, k := range s.Keys {
+			at := join("/state", k)
+			c.str(jsonval.NewString(k), at, maxNameChars)
+			c.plan.State = append(c.plan.State, StateKey{Name: k, From: c.ptr(s.Vals[i], at)})
+		}
+	}
+	if f := v.Get("feedback"); f != nil {
+		c.feedback(f)
+	}
+	c.capabilities(v.Get("capabilities"))
+	if r := v.Get("redescribeOn"); r != nil {
+		if r.Kind != jsonval.Array {
+			c.fail("/redescribeOn", "must be an array of JSON Pointers")
+		} else {
+			for i, it := range r.Items {
+				c.plan.RedescribeOn = append(c.plan.RedescribeOn, c.ptr(it, "/redescribeOn/"+strconv.Itoa(i)))
+			}
+		}
+	}
+	if s := v.Get("sessionScope"); s != nil {
+		c.plan.SessionScope = c.ptr(s, "/sessionScope")
+	}
+}
+
+func (c *compiler) limits(v *jsonval.Value) {
+	names := []string{"defaultLimit", "maxLimit", "maxRecordSelection", "maxRecordIds",
+		"maxFieldChars", "maxFeedback", "maxUnavailable", "maxResponseBytes"}
+	if !c.object(v, "/limits", nil, names...) {
+		return
+	}
+	l := &c.plan.Limits
+	slots := []*int{&l.DefaultLimit, &l.MaxLimit, &l.MaxRecordSelection, &l.MaxRecordIds,
+		&l.MaxFieldChars, &l.MaxFeedback, &l.MaxUnavailable, &l.MaxResponseBytes}
+	hard := []int{HardMax.DefaultLimit, HardMax.MaxLimit, HardMax.MaxRecordSelection, HardMax.MaxRecordIds,
+		HardMax.MaxFieldChars, HardMax.MaxFeedback, HardMax.MaxUnavailable, HardMax.MaxResponseBytes}
+	for i, name := range names {
+		n := v.Get(name)
+		if n == nil {
+			continue
+		}
+		at := "/limits/" + name
+		f, _ := n.Float()
+		if !n.IsInteger() || f < 1 {
+			c.fail(at, "must be a positive integer")
+			return
+		}
+		if f > float64(hard[i]) {
+			c.fail(at, "exceeds the implementation's maximum of "+strconv.Itoa(hard[i]))
+			return
+		}
+		*slots[i] = int(f)
+	}
+	if l.DefaultLimit > l.MaxLimit {
+		c.fail("/limits/defaultLimit", "must not exceed maxLimit ("+strconv.Itoa(l.MaxLimit)+")")
+	}
+	if l.MaxResponseBytes < MinResponseBytes {
+		c.fail("/limits/maxResponseBytes", "must be at least "+strconv.Itoa(MinResponseBytes))
+	}
+}
+
+func (c *compiler) page(v *jsonval.Value) {
+	if !c.object(v, "/page", nil, "route", "title", "params") {
+		return
+	}
+	p := &Page{}
+	if r := v.Get("route"); r != nil {
+		p.Route = c.ptr(r, "/page/route")
+	}
+	if t := v.Get("title"); t != nil {
+		p.Title = c.ptr(t, "/page/title")
+	}
+	if pr := v.Get("params"); pr != nil && c.object(pr, "/page/params", []string{"from", "allow"}) {
+		p.Params = c.ptr(pr.Get("from"), "/page/params/from")
+		a := pr.Get("allow")
+		if a.Kind != jsonval.Array {
+			c.fail("/page/params/allow", "must be an array of parameter names")
+			return
+		}
+		for i, it := range a.Items {
+			p.Allow = append(p.Allow, c.str(it, "/page/params/allow/"+strconv.Itoa(i), maxNameChars))
+		}
+	}
+	c.plan.Page = p
+}
+
+func (c *compiler) regions(v *jsonval.Value) {
+	if v == nil {
+		return
+	}
+	if v.Kind != jsonval.Array {
+		c.fail("/regions", "must be an array")
+		return
+	}
+	parents := make([]string, len(v.Items))
+	for i, it := range v.Items {
+		at := "/regions/" + strconv.Itoa(i)
+		if !c.object(it, at, []string{"id"}, "parent", "description", "activeWhen") {
+			return
+		}
+		r := Region{ID: c.str(it.Get("id"), at+"/id", maxNameChars), Parent: -1}
+		if c.err == nil && c.plan.RegionIndex(r.ID) >= 0 {
+			c.fail(at+"/id", "duplicate region id")
+			return
+		}
+		if d := it.Get("description"); d != nil {
+			r.Description = c.str(d, at+"/description", maxTextChars)
+		}
+		if p := it.Get("parent"); p != nil {
+			parents[i] = c.str(p, at+"/parent", maxNameChars)
+		}
+		if w := it.Get("activeWhen"); w != nil {
+			r.ActiveWhen = c.cond(w, at+"/activeWhen", false)
+		}
+		c.plan.regionIndex[r.ID] = len(c.plan.Regions)
+		c.plan.Regions = append(c.plan.Regions, r)
+	}
+	if c.err != nil {
+		return
+	}
+	for i, name := range parents {
+		if name == "" {
+			continue
+		}
+		j := c.plan.RegionIndex(name)
+		if j < 0 {
+			c.fail("/regions/"+strconv.Itoa(i)+"/parent", "names a region that is not declared")
+			return
+		}
+		c.plan.Regions[i].Parent = j
+	}
+	// Walk each parent chain once: a region met again on the current walk
+	// closes a cycle; one finished on an earlier walk is known to end.
+	const unvisited, walking, done = 0, 1, 2
+	state := make([]uint8, len(c.plan.Regions))
+	for i := range c.plan.Regions {
+		var path []int
+		r := i
+		for r >= 0 && state[r] == unvisited {
+			state[r] = walking
+			path = append(path, r)
+			r = c.plan.Regions[r].Parent
+		}
+		if r >= 0 && state[r] == walking {
+			c.fail("/regions/"+strconv.Itoa(r)+"/parent", "region parents form a cycle")
+			return
+		}
+		for _, p := range path {
+			state[p] = done
+		}
+	}
+}
+
+func (c *compiler) regionRef(v *jsonval.Value, at string) int {
+	name := c.str(v, at, maxNameChars)
+	if c.err != nil {
+		return -1
+	}
+	i := c.plan.RegionIndex(name)
+	if i < 0 {
+		c.fail(at, "names a region that is not declared")
+	}
+	return i
+}
+
+func (c *compiler) collections(v *jsonval.Value) {
+	if v == nil {
+		return
+	}
+	if v.Kind != jsonval.Array {
+		c.fail("/collections", "must be an array")
+		return
+	}
+	for i, it := range v.Items {
+		at := "/collections/" + strconv.Itoa(i)
+		if !c.object(it, at, []string{"region", "from", "id", "fields"}) {
+			return
+		}
+		col := Collection{
+			Region: c.regionRef(it.Get("region"), at+"/region"),
+			From:   c.ptr(it.Get("from"), at+"/from"),
+			ID:     c.ptr(it.Get("id"), at+"/id"),
+		}
+		fs := it.Get("fields")
+		if !c.object(fs, at+"/fields", nil, fs.Keys...) {
+			return
+		}
+		for j, name := range fs.Keys {
+			fat := join(at+"/fields", name)
+			c.str(jsonval.NewString(name), fat, maxNameChars)
+			f := fs.Vals[j]
+			if !c.object(f, fat, []string{"from"}, "maxChars", "expose", "content") {
+				return
+			}
+			fld := Field{Name: name, From: c.ptr(f.Get("from"), fat+"/from")}
+			if m := f.Get("maxChars"); m != nil {
+				n, _ := m.Float()
+				if !m.IsInteger() || n < 1 {
+					c.fail(fat+"/maxChars", "must be a positive integer")
+				} else if n > float64(HardMax.MaxFieldChars) {
+					c.fail(fat+"/maxChars", "exceeds the implementation's maximum of "+strconv.Itoa(HardMax.MaxFieldChars))
+				} else {
+					fld.MaxChars = int(n)
+				}
+			}
+			if e := f.Get("expose"); e != nil {
+				switch c.str(e, fat+"/expose", maxNameChars) {
+				case "plain":
+				case "mask":
+					fld.Expose = Mask
+				case "alias":
+					fld.Expose = Alias
+				case "placeholder":
+					fld.Expose = Placeholder
+				default:
+					c.fail(fat+"/expose", "must be one of plain, mask, alias, placeholder")
+				}
+			}
+			if ct := f.Get("content"); ct != nil {
+				switch c.str(ct, fat+"/content", maxNameChars) {
+				case "user":
+					fld.UserContent = true
+				case "app":
+				default:
+					c.fail(fat+"/content", "must be \"user\" or \"app\"")
+				}
+			}
+			col.Fields = append(col.Fields, fld)
+		}
+		c.plan.Collections = append(c.plan.Collections, col)
+	}
+}
+
+func (c *compiler) feedback(v *jsonval.Value) {
+	if !c.object(v, "/feedback", []string{"from", "text"}, "level", "source") {
+		return
+	}
+	f := &Feedback{From: c.ptr(v.Get("from"), "/feedback/from"), Text: c.ptr(v.Get("text"), "/feedback/text")}
+	if l := v.Get("level"); l != nil {
+		f.Level = c.ptr(l, "/feedback/level")
+	}
+	if s := v.Get("source"); s != nil {
+		f.Source = c.ptr(s, "/feedback/source")
+	}
+	c.plan.Feedback = f
+}
+
+func (c *compiler) capabilities(v *jsonval.Value) {
+	if v == nil {
+		return
+	}
+	if v.Kind != jsonval.Array {
+		c.fail("/capabilities", "must be an array")
+		return
+	}
+	for i, it := range v.Items {
+		at := "/capabilities/" + strconv.Itoa(i)
+		if !c.object(it, at, []string{"name", "description", "scope", "region"}, "input", "unavailable") {
+			return
+		}
+		cp := Capability{
+			Name:        c.str(it.Get("name"), at+"/name", maxNameChars),
+			Description: c.str(it.Get("description"), at+"/description", maxTextChars),
+			Region:      c.regionRef(it.Get("region"), at+"/region"),
+		}
+		if c.err == nil && c.plan.CapabilityIndex(cp.Name) >= 0 {
+			c.fail(at+"/name", "duplicate capability name")
+			return
+		}
+		switch c.str(it.Get("scope"), at+"/scope", maxNameChars) {
+		case "record":
+			cp.Record = true
+		case "page":
+		default:
+			c.fail(at+"/scope", "must be \"page\" or \"record\"")
+		}
+		cp.Input = defaultInput
+		if in := it.Get("input"); in != nil {
+			c.schema(in, at+"/input", 0)
+			if in.Kind == jsonval.Object && in.Get("type") == nil {
+				c.fail(at+"/input/type", "is required and must be \"object\"")
+			} else if in.Kind == jsonval.Object && !jsonval.Equal(in.Get("type"), jsonval.NewString("object")) {
+				c.fail(at+"/input/type", "must be \"object\"")
+			}
+			cp.Input = in
+		}
+		cp.InputJSON = jsonval.Marshal(cp.Input)
+		if u := it.Get("unavailable"); u != nil {
+			if u.Kind != jsonval.Array {
+				c.fail(at+"/unavailable", "must be an array")
+				return
+			}
+			for j, r := range u.Items {
+				rat := at + "/unavailable/" + strconv.Itoa(j)
+				if !c.object(r, rat, []string{"when", "reason"}) {
+					return
+				}
+				cp.Unavailable = append(cp.Unavailable, Rule{
+					When:   c.cond(r.Get("when"), rat+"/when", cp.Record),
+					Reason: c.str(r.Get("reason"), rat+"/reason", maxTextChars),
+				})
+			}
+		}
+		c.plan.capabilityIndex[cp.Name] = len(c.plan.Capabilities)
+		c.plan.Capabilities = append(c.plan.Capabilities, cp)
+	}
+}
+
+var defaultInput = &jsonval.Value{Kind: jsonval.Object,
+	Keys: []string{"type", "properties", "additionalProperties"},
+	Vals: []*jsonval.Value{jsonval.NewString("object"), jsonval.NewObject(), {Kind: jsonval.Bool}}}
+
+// cond compiles a condition; field conditions are allowed only where a
+// record is being judged.
+func (c *compiler) cond(v *jsonval.Value, at string, record bool) *Cond {
+	if v == nil || v.Kind != jsonval.Object || len(v.Keys) == 0 {
+		c.fail(at, "must be a condition object")
+		return nil
+	}
+	if len(v.Keys) == 1 {
+		k := v.Keys[0]
+		switch k {
+		case "all", "any":
+			arr := v.Vals[0]
+			if arr.Kind != jsonval.Array || len(arr.Items) == 0 {
+				c.fail(join(at, k), "must be a non-empty array of conditions")
+				return nil
+			}
+			out := &Cond{Op: opNames[k]}
+			for i, s := range arr.Items {
+				out.Sub = append(out.Sub, c.cond(s, join(at, k)+"/"+strconv.Itoa(i), record))
+			}
+			return out
+		case "not":
+			return &Cond{Op: OpNot, Sub: []*Cond{c.cond(v.Vals[0], join(at, k), record)}}
+		}
+	}
+	out := &Cond{}
+	haveRef, haveOp := false, false
+	for i, k := range v.Keys {
+		kat := join(at, k)
+		switch k {
+		case "path", "field":
+			if haveRef {
+				c.fail(kat, "a condition reads exactly one of path or field")
+				return nil
+			}
+			if k == "field" && !record {
+				c.fail(kat, "field conditions are only allowed in record-scope rules")
+				return nil
+			}
+			haveRef = true
+			out.Field = k == "field"
+			out.Ptr = c.ptr(v.Vals[i], kat)
+			continue
+		}
+		op, ok := opNames[k]
+		if !ok || op >= OpAll {
+			c.fail(kat, "unknown condition operator")
+			return nil
+		}
+		if haveOp {
+			c.fail(kat, "a condition has exactly one operator")
+			return nil
+		}
+		haveOp = true
+		out.Op, out.Arg = op, v.Vals[i]
+		switch op {
+		case OpIn, OpNotIn:
+			if out.Arg.Kind != jsonval.Array {
+				c.fail(kat, "must be an array of values")
+			}
+		case OpExists:
+			if out.Arg.Kind != jsonval.Bool {
+				c.fail(kat, "must be true or false")
+			}
+		case OpLt, OpLte, OpGt, OpGte:
+			if out.Arg.Kind != jsonval.Number && out.Arg.Kind != jsonval.String {
+				c.fail(kat, "must be a number or a string")
+			}
+		}
+	}
+	if !haveRef {
+		c.fail(at, "a condition needs path or field")
+		return nil
+	}
+	if !haveOp {
+		c.fail(at, "a condition needs an operator")
+		return nil
+	}
+	return out
+}

@@ -1,0 +1,75 @@
+package manifest
+
+import (
+	"strconv"
+
+	"github.com/pinholectx/pinhole/internal/jsonval"
+)
+
+// The subset of JSON Schema a capability input may use. Anything else is
+// rejected at load time, so that what the agent is shown is exactly what
+// prepare checks.
+var schemaKeys = []string{"type", "description", "title", "properties", "required",
+	"additionalProperties", "enum", "minimum", "maximum", "minLength", "maxLength",
+	"items", "minItems", "maxItems"}
+
+var schemaTypes = []string{"object", "array", "string", "number", "integer", "boolean", "null"}
+
+const maxSchemaDepth = 16
+
+func (c *compiler) schema(v *jsonval.Value, at string, depth int) {
+	if depth > maxSchemaDepth {
+		c.fail(at, "input schema nests deeper than "+strconv.Itoa(maxSchemaDepth)+" levels")
+		return
+	}
+	if !c.object(v, at, nil, schemaKeys...) {
+		return
+	}
+	for i, k := range v.Keys {
+		s, kat := v.Vals[i], join(at, k)
+		switch k {
+		case "type":
+			ok := false
+			for _, t := range schemaTypes {
+				ok = ok || (s.Kind == jsonval.String && s.S == t)
+			}
+			if !ok {
+				c.fail(kat, "must be one of object, array, string, number, integer, boolean, null")
+			}
+		case "description", "title":
+			c.str(s, kat, maxTextChars)
+		case "properties":
+			if c.object(s, kat, nil, s.Keys...) {
+				for j, name := range s.Keys {
+					c.schema(s.Vals[j], join(kat, name), depth+1)
+				}
+			}
+		case "required":
+			if s.Kind != jsonval.Array {
+				c.fail(kat, "must be an array of property names")
+				break
+			}
+			for j, it := range s.Items {
+				c.str(it, kat+"/"+strconv.Itoa(j), maxNameChars)
+			}
+		case "additionalProperties":
+			if s.Kind != jsonval.Bool {
+				c.fail(kat, "must be true or false")
+			}
+		case "enum":
+			if s.Kind != jsonval.Array || len(s.Items) == 0 {
+				c.fail(kat, "must be a non-empty array")
+			}
+		case "minimum", "maximum":
+			if s.Kind != jsonval.Number {
+				c.fail(kat, "must be a number")
+			}
+		case "minLength", "maxLength", "minItems", "maxItems":
+			if f, _ := s.Float(); !s.IsInteger() || f < 0 {
+				c.fail(kat, "must be a non-negative integer")
+			}
+		case "items":
+			c.schema(s, kat, depth+1)
+		}
+	}
+}

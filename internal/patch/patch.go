@@ -1,0 +1,422 @@
+// Package patch applies RFC 6902 JSON Patch documents to immutable jsonval
+// trees, so that observe can take a patch against the last declared state
+// instead of the whole state (DESIGN §3).
+//
+// Apply never changes the document it is given. It copies only the
+// containers on the paths an operation touches (copy on write) and shares
+// every other node with the original, so replacing one field of one record
+// in a 10,000-record array costs the path plus one copy of the array's item
+// pointers, not a copy of the document. A container copied once is changed
+// in place by later operations of the same patch. A patch is all or
+// nothing: when any operation fails, Apply returns an error and the caller
+// keeps the original document, which is untouched.
+//
+// All six operations are implemented: add, remove, replace, move, copy and
+// test. Errors name the operation's index and its JSON Pointer, never a
+// value.
+package patch
+
+import (
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/pinholectx/pinhole/internal/jsonval"
+)
+
+// MaxOps bounds the operations of one patch.
+const MaxOps = 10000
+
+// maxShownPointer bounds how much of a pointer an error message repeats.
+const maxShownPointer = 128
+
+// Error is a failed patch: the index of the operation (-1 for the patch as
+// a whole), the member of the operation at fault ("op", "path", "from",
+// "value", or "" for the operation object) and what is wrong. Messages name
+// pointers and limits, never values.
+type Error struct {
+	Index  int
+	Member string
+	Msg    string
+}
+
+// Error returns "patch/INDEX: message", or "patch: message" for the patch
+// as a whole.
+func (e *Error) Error() string {
+	if e.Index < 0 {
+		return "patch: " + e.Msg
+	}
+	return "patch/" + strconv.Itoa(e.Index) + ": " + e.Msg
+}
+
+// Param returns the JSON Pointer, relative to the patch array, of the place
+// at fault: "/3/path", "/3", or "" for the patch as a whole.
+func (e *Error) Param() string {
+	if e.Index < 0 {
+		return ""
+	}
+	p := "/" + strconv.Itoa(e.Index)
+	if e.Member != "" {
+		p += "/" + e.Member
+	}
+	return p
+}
+
+// op is one checked operation.
+type op struct {
+	name       string
+	path, from jsonval.Pointer
+	pathText   string
+	fromText   string
+	value      *jsonval.Value
+}
+
+// Apply applies the operations of the patch ops (a JSON array) to doc and
+// returns the new document. doc and ops are never modified; the result
+// shares every untouched node with doc. On error the result is nil.
+func Apply(doc *jsonval.Value, ops *jsonval.Value) (*jsonval.Value, error) {
+	if ops == nil || ops.Kind != jsonval.Array {
+		return nil, &Error{Index: -1, Msg: "a patch must be an array of operations"}
+	}
+	if len(ops.Items) > MaxOps {
+		return nil, &Error{Index: -1, Msg: "a patch holds at most " + strconv.Itoa(MaxOps) + " operations"}
+	}
+	if doc == nil {
+		return nil, &Error{Index: -1, Msg: "there is no document to patch"}
+	}
+	a := applier{root: doc}
+	for i, raw := range ops.Items {
+		o, err := parseOp(i, raw)
+		if err != nil {
+			return nil, err
+		}
+		if err := a.apply(i, &o); err != nil {
+			return nil, err
+		}
+	}
+	return a.root, nil
+}
+
+func parseOp(i int, v *jsonval.Value) (op, *Error) {
+	var o op
+	if v == nil || v.Kind != jsonval.Object {
+		return o, &Error{Index: i, Msg: "an operation must be an object"}
+	}
+	name := v.Get("op")
+	if name == nil || name.Kind != jsonval.String {
+		return o, &Error{Index: i, Member: "op", Msg: "op must be a string"}
+	}
+	switch name.S {
+	case "add", "remove", "replace", "move", "copy", "test":
+		o.name = name.S
+	default:
+		return o, &Error{Index: i, Member: "op", Msg: "op must be one of add, remove, replace, move, copy, test"}
+	}
+	var err *Error
+	if o.path, o.pathText, err = pointer(i, v, "path"); err != nil {
+		return o, err
+	}
+	switch o.name {
+	case "add", "replace", "test":
+		if o.value = v.Get("value"); o.value == nil {
+			return o, &Error{Index: i, Member: "value", Msg: o.name + " needs a value"}
+		}
+		if o.name != "test" && depth(o.value, jsonval.MaxDepth-len(o.path)) > jsonval.MaxDepth-len(o.path) {
+			return o, &Error{Index: i, Member: "value", Msg: "the result would nest deeper than " + strconv.Itoa(jsonval.MaxDepth) + " levels"}
+		}
+	case "move", "copy":
+		if o.from, o.fromText, err = pointer(i, v, "from"); err != nil {
+			return o, err
+		}
+	}
+	// Other members are ignored, as RFC 6902 §4 requires.
+	return o, nil
+}
+
+func pointer(i int, v *jsonval.Value, member string) (jsonval.Pointer, string, *Error) {
+	s := v.Get(member)
+	if s == nil || s.Kind != jsonval.String {
+		return nil, "", &Error{Index: i, Member: member, Msg: member + " must be a JSON Pointer string"}
+	}
+	p, err := jsonval.ParsePointer(s.S)
+	if err != nil {
+		return nil, "", &Error{Index: i, Member: member, Msg: member + " is not a valid JSON Pointer: " + err.Error()}
+	}
+	if len(p) > jsonval.MaxDepth {
+		return nil, "", &Error{Index: i, Member: member, Msg: member + " has more than " + strconv.Itoa(jsonval.MaxDepth) + " reference tokens"}
+	}
+	return p, s.S, nil
+}
+
+// depth returns how deeply v nests (a scalar is 0, an empty container 1).
+// It stops early and returns budget+1 once the depth exceeds budget, so a
+// check costs no more than the part of v within the budget.
+func depth(v *jsonval.Value, budget int) int {
+	var items []*jsonval.Value
+	switch v.Kind {
+	case jsonval.Array:
+		items = v.Items
+	case jsonval.Object:
+		items = v.Vals
+	default:
+		return 0
+	}
+	if budget <= 0 {
+		return budget + 1
+	}
+	max := 0
+	for _, it := range items {
+		d := depth(it, budget-1)
+		if d > budget-1 {
+			return budget + 1
+		}
+		if d > max {
+			max = d
+		}
+	}
+	return max + 1
+}
+
+// show returns a pointer's text for an error message, cut to a bounded
+// length at a character boundary.
+func show(p string) string {
+	if p == "" {
+		return `"" (the whole document)`
+	}
+	if len(p) <= maxShownPointer {
+		return p
+	}
+	cut := maxShownPointer
+	for cut > 0 && !utf8.RuneStart(p[cut]) {
+		cut--
+	}
+	return p[:cut] + "…"
+}
+
+// applier holds the document being built. fresh holds the containers this
+// patch has copied: nothing outside the patch can see them, so they may be
+// changed in place.
+type applier struct {
+	root  *jsonval.Value
+	fresh map[*jsonval.Value]struct{}
+}
+
+func (a *applier) apply(i int, o *op) *Error {
+	fail := func(member, msg string) *Error { return &Error{Index: i, Member: member, Msg: msg} }
+	switch o.name {
+	case "test":
+		v := o.path.Resolve(a.root)
+		if v == nil {
+			return fail("path", "path "+show(o.pathText)+" does not exist")
+		}
+		if !jsonval.Equal(v, o.value) {
+			return fail("value", "test failed: the value at path "+show(o.pathText)+" differs")
+		}
+		return nil
+	case "remove":
+		if len(o.path) == 0 {
+			return fail("path", "the whole document cannot be removed")
+		}
+		if o.path.Resolve(a.root) == nil {
+			return fail("path", "path "+show(o.pathText)+" does not exist")
+		}
+		a.remove(o.path)
+		return nil
+	case "replace":
+		if o.path.Resolve(a.root) == nil {
+			return fail("path", "path "+show(o.pathText)+" does not exist")
+		}
+		a.put(o.path, o.value, false)
+		return nil
+	case "add":
+		if e := a.canAdd(o.path); e != "" {
+			return fail("path", "path "+show(o.pathText)+e)
+		}
+		a.put(o.path, o.value, true)
+		return nil
+	}
+	// move and copy
+	v := o.from.Resolve(a.root)
+	if v == nil {
+		return fail("from", "from "+show(o.fromText)+" does not exist")
+	}
+	if e := a.canAdd(o.path); e != "" {
+		return fail("path", "path "+show(o.pathText)+e)
+	}
+	if len(o.path) > len(o.from) && depth(v, jsonval.MaxDepth-len(o.path)) > jsonval.MaxDepth-len(o.path) {
+		return fail("path", "the result would nest deeper than "+strconv.Itoa(jsonval.MaxDepth)+" levels")
+	}
+	if o.name == "copy" {
+		// The value is now reachable twice: nothing may be changed in place
+		// any more, or a change through one path would show through the other.
+		a.fresh = nil
+		a.put(o.path, v, true)
+		return nil
+	}
+	if isPrefix(o.from, o.path) {
+		if len(o.from) == len(o.path) {
+			return nil // moving a value onto itself changes nothing
+		}
+		return fail("from", "from "+show(o.fromText)+" is a parent of path "+show(o.pathText)+"; a value cannot move into itself")
+	}
+	a.remove(o.from)
+	// Removing from an array shifts the indices after it; RFC 6902 defines
+	// move as remove then add, so the target is resolved afterwards.
+	if e := a.canAdd(o.path); e != "" {
+		return fail("path", "path "+show(o.pathText)+e)
+	}
+	a.put(o.path, v, true)
+	return nil
+}
+
+func isPrefix(p, q jsonval.Pointer) bool {
+	if len(p) > len(q) {
+		return false
+	}
+	for i := range p {
+		if p[i] != q[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// canAdd checks that add may target p: its parent exists and is a
+// container, and for an array the index is "-" or at most the length.
+// It returns "" or the end of an error message.
+func (a *applier) canAdd(p jsonval.Pointer) string {
+	if len(p) == 0 {
+		return ""
+	}
+	parent := p[:len(p)-1].Resolve(a.root)
+	if parent == nil {
+		return ": its parent does not exist"
+	}
+	switch parent.Kind {
+	case jsonval.Object:
+		return ""
+	case jsonval.Array:
+		tok := p[len(p)-1]
+		if tok == "-" {
+			return ""
+		}
+		n, ok := jsonval.ArrayIndex(tok)
+		if !ok {
+			return ": the last token is not an array index"
+		}
+		if n > len(parent.Items) {
+			return ": the index is past the end of the array (length " + strconv.Itoa(len(parent.Items)) + ")"
+		}
+		return ""
+	}
+	return ": its parent is neither an object nor an array"
+}
+
+// own returns v itself when this patch made it, otherwise a shallow copy
+// that this patch owns. Copies get room for one more member.
+func (a *applier) own(v *jsonval.Value) *jsonval.Value {
+	if _, ok := a.fresh[v]; ok {
+		return v
+	}
+	c := &jsonval.Value{Kind: v.Kind}
+	switch v.Kind {
+	case jsonval.Array:
+		c.Items = append(make([]*jsonval.Value, 0, len(v.Items)+1), v.Items...)
+	case jsonval.Object:
+		c.Keys = append(make([]string, 0, len(v.Keys)+1), v.Keys...)
+		c.Vals = append(make([]*jsonval.Value, 0, len(v.Vals)+1), v.Vals...)
+	}
+	if a.fresh == nil {
+		a.fresh = make(map[*jsonval.Value]struct{})
+	}
+	a.fresh[c] = struct{}{}
+	return c
+}
+
+// parent makes every container from the root down to the parent of p owned
+// by this patch and returns that parent. The caller has checked that the
+// path to it exists.
+func (a *applier) parent(p jsonval.Pointer) *jsonval.Value {
+	a.root = a.own(a.root)
+	cur := a.root
+	for _, tok := range p[:len(p)-1] {
+		switch cur.Kind {
+		case jsonval.Object:
+			k := keyIndex(cur, tok)
+			c := a.own(cur.Vals[k])
+			cur.Vals[k] = c
+			cur = c
+		case jsonval.Array:
+			n, _ := jsonval.ArrayIndex(tok)
+			c := a.own(cur.Items[n])
+			cur.Items[n] = c
+			cur = c
+		}
+	}
+	return cur
+}
+
+// keyIndex returns the position of key in an object, or -1.
+func keyIndex(v *jsonval.Value, key string) int {
+	for i, k := range v.Keys {
+		if k == key {
+			return i
+		}
+	}
+	return -1
+}
+
+// put sets the value at p: for an array, insert inserts before the index
+// (add) where replace overwrites it.
+func (a *applier) put(p jsonval.Pointer, val *jsonval.Value, insert bool) {
+	if len(p) == 0 {
+		a.root = val
+		return
+	}
+	par, tok := a.parent(p), p[len(p)-1]
+	if par.Kind == jsonval.Object {
+		// Set keeps the object's lookup index, if one was built, current.
+		par.Set(tok, val)
+		return
+	}
+	if tok == "-" {
+		par.Items = append(par.Items, val)
+		return
+	}
+	n, _ := jsonval.ArrayIndex(tok)
+	if !insert {
+		par.Items[n] = val
+		return
+	}
+	par.Items = append(par.Items, nil)
+	copy(par.Items[n+1:], par.Items[n:])
+	par.Items[n] = val
+}
+
+// remove deletes the value at p, which exists.
+func (a *applier) remove(p jsonval.Pointer) {
+	par, tok := a.parent(p), p[len(p)-1]
+	if par.Kind == jsonval.Array {
+		n, _ := jsonval.ArrayIndex(tok)
+		copy(par.Items[n:], par.Items[n+1:])
+		par.Items[len(par.Items)-1] = nil
+		par.Items = par.Items[:len(par.Items)-1]
+		return
+	}
+	// An object loses a key: build a new node, so that no lookup index
+	// built on the old member list survives.
+	k := keyIndex(par, tok)
+	n := &jsonval.Value{Kind: jsonval.Object,
+		Keys: append(append(make([]string, 0, len(par.Keys)), par.Keys[:k]...), par.Keys[k+1:]...),
+		Vals: append(append(make([]*jsonval.Value, 0, len(par.Vals)), par.Vals[:k]...), par.Vals[k+1:]...)}
+	a.fresh[n] = struct{}{}
+	a.replaceNode(p[:len(p)-1], n)
+}
+
+// replaceNode puts n at p, whose parent chain this patch already owns.
+func (a *applier) replaceNode(p jsonval.Pointer, n *jsonval.Value) {
+	if len(p) == 0 {
+		a.root = n
+		return
+	}
+	a.put(p, n, false)
+}

@@ -1,0 +1,461 @@
+package project
+
+import (
+	"sort"
+
+	"github.com/pinholectx/pinhole/internal/expose"
+	"github.com/pinholectx/pinhole/internal/jsonval"
+	"github.com/pinholectx/pinhole/internal/manifest"
+	"github.com/pinholectx/pinhole/internal/wire"
+)
+
+// MaxAvailabilityFlips is how many capability availability changes an after
+// reports before it asks for a redescribe ("availability changes broadly",
+// spec "Consistency"). It is a fixed policy, not a manifest limit.
+const MaxAvailabilityFlips = 5
+
+// The redescribe reasons, in the order an after lists them.
+const (
+	ReasonNavigation   = "navigation"
+	ReasonModal        = "modal"
+	ReasonRecords      = "records"
+	ReasonAvailability = "availability"
+	ReasonScope        = "scope"
+	ReasonInsufficient = "insufficient"
+)
+
+// After returns the after observation between two snapshots of the same
+// plan (DESIGN §4 "execute and after"), named fromID and toID.
+//
+//   - records.changed: records referenceable in both whose projected fields
+//     differ, with only those fields, projected as describe projects them
+//     (a field that disappeared is null); records.added and records.removed:
+//     ids that became or stopped being referenceable. Lists follow view
+//     order and are bounded by maxLimit (changed) and maxRecordIds (ids);
+//     the totals count everything.
+//   - state: the declared state keys whose value changed, projected as in
+//     describe (a key that disappeared is null).
+//   - capabilities: availability flips of capabilities whose region is
+//     active in both snapshots, page scope first (manifest order), then
+//     record scope for records referenceable in both (view order, then
+//     manifest order); each list is bounded by maxUnavailable.
+//   - feedback: items of to that from did not have (compared by level,
+//     source and text, as a multiset), bounded by maxFeedback, with
+//     feedbackTotal.
+//   - redescribe: required, with the reasons that apply, in this order:
+//     navigation (route or title changed), modal (the set of active regions
+//     changed), records (a redescribeOn value changed, or the order of the
+//     referenceable ids changed other than by additions and removals),
+//     availability (more than MaxAvailabilityFlips flips), scope (the
+//     sessionScope value changed), insufficient (a list was cut, or the
+//     after had to be shortened to fit maxResponseBytes).
+//
+// When the encoded after exceeds maxResponseBytes, entries are dropped from
+// the end of changed, added, removed, feedback, unavailable, available and
+// state, in that order, and the after says insufficient.
+func After(from, to *Snapshot, k *expose.Keyer, fromID, toID string, st *Stats) ([]byte, *wire.Error) {
+	if from.Plan != to.Plan {
+		return nil, wire.Errorf(wire.CodeStaleSnapshot, "since",
+			"a manifest was loaded after that snapshot; run describe instead")
+	}
+	p, lim := to.Plan, to.limits()
+	a := wire.After{
+		From: fromID, To: toID,
+		Records: wire.AfterRecords{Changed: []wire.Record{}, Added: []string{}, Removed: []string{}},
+		State:   wire.Members{},
+		Capabilities: wire.AfterCapabilities{Available: []wire.Available{},
+			Unavailable: []wire.Unavailable{}},
+		Feedback: []wire.Feedback{},
+	}
+	cut := false
+	recs := &a.Records
+	// Most afters see the same ids in the same order: then no map lookups.
+	same := sameIDs(from, to)
+	for i := range to.Records {
+		r := &to.Records[i]
+		j, ok := i, same
+		if !same {
+			j, ok = from.ByID[r.ID]
+		}
+		if !ok {
+			recs.AddedTotal++
+			if len(recs.Added) < lim.MaxRecordIds {
+				recs.Added = append(recs.Added, r.ID)
+			} else {
+				cut = true
+			}
+			continue
+		}
+		if rec, changed := changedRecord(&from.Records[j], r, from, to, k); changed {
+			recs.ChangedTotal++
+			if len(recs.Changed) < lim.MaxLimit {
+				recs.Changed = append(recs.Changed, rec)
+			} else {
+				cut = true
+			}
+		}
+	}
+	for i := 0; i < len(from.Records) && !same; i++ {
+		if _, ok := to.ByID[from.Records[i].ID]; !ok {
+			recs.RemovedTotal++
+			if len(recs.Removed) < lim.MaxRecordIds {
+				recs.Removed = append(recs.Removed, from.Records[i].ID)
+			} else {
+				cut = true
+			}
+		}
+	}
+	a.State, a.StateTruncated = changedState(from, to)
+	flips, listed := availability(from, to, same, &a.Capabilities)
+	cut = cut || listed < flips
+	a.Feedback, a.FeedbackTotal = newFeedback(from, to)
+	if len(a.Feedback) < a.FeedbackTotal {
+		cut = true
+	}
+
+	var why [6]bool
+	if pg := p.Page; pg != nil {
+		why[0] = changedAt(pg.Route, from, to) || changedAt(pg.Title, from, to)
+	}
+	for i := range from.Active {
+		why[1] = why[1] || from.Active[i] != to.Active[i]
+	}
+	for _, ptr := range p.RedescribeOn {
+		why[2] = why[2] || changedAt(ptr, from, to)
+	}
+	why[2] = why[2] || (!same && reordered(from, to))
+	why[3] = flips > MaxAvailabilityFlips
+	why[4] = changedAt(p.SessionScope, from, to)
+	why[5] = cut
+	setReasons(&a.Redescribe, why)
+
+	out := wire.Encode(&a)
+	if len(out) <= lim.MaxResponseBytes {
+		*st = statsOf(a.Records.Changed, len(a.Records.Added)+len(a.Records.Removed))
+		return out, nil
+	}
+	why[5] = true
+	setReasons(&a.Redescribe, why)
+	caps := &a.Capabilities
+	changed, added, removed, fb := recs.Changed, recs.Added, recs.Removed, a.Feedback
+	unavail, avail, state, stateCut := caps.Unavailable, caps.Available, a.State, a.StateTruncated
+	phases := []struct {
+		n   int
+		set func(int)
+	}{
+		{len(changed), func(n int) { recs.Changed = changed[:n] }},
+		{len(added), func(n int) { recs.Added = added[:n] }},
+		{len(removed), func(n int) { recs.Removed = removed[:n] }},
+		{len(fb), func(n int) { a.Feedback = fb[:n] }},
+		{len(unavail), func(n int) { caps.Unavailable = unavail[:n] }},
+		{len(avail), func(n int) { caps.Available = avail[:n] }},
+		{len(state), func(n int) { a.State, a.StateTruncated = state[:n], keepCounts(stateCut, state[:n]) }},
+	}
+	for _, ph := range phases {
+		// Drop the fewest entries from the end that make it fit.
+		k := sort.Search(ph.n, func(k int) bool {
+			ph.set(ph.n - k)
+			return len(wire.Encode(&a)) <= lim.MaxResponseBytes
+		})
+		ph.set(ph.n - k)
+		if out = wire.Encode(&a); len(out) <= lim.MaxResponseBytes {
+			*st = statsOf(a.Records.Changed, len(a.Records.Added)+len(a.Records.Removed))
+			return out, nil
+		}
+	}
+	// Unreachable: what is left is a few hundred bytes, and maxResponseBytes
+	// is at least manifest.MinResponseBytes.
+	return nil, wire.Errorf(wire.CodeStateTooLarge, "maxResponseBytes", "the after does not fit maxResponseBytes")
+}
+
+func setReasons(r *wire.Redescribe, why [6]bool) {
+	names := [6]string{ReasonNavigation, ReasonModal, ReasonRecords, ReasonAvailability, ReasonScope, ReasonInsufficient}
+	r.Reasons = r.Reasons[:0]
+	if r.Reasons == nil {
+		r.Reasons = []string{}
+	}
+	for i, ok := range why {
+		if ok {
+			r.Reasons = append(r.Reasons, names[i])
+		}
+	}
+	r.Required = len(r.Reasons) > 0
+}
+
+// changedAt reports whether the value at an absolute declared path differs
+// between the snapshots (nil pointer: not declared, never changed).
+func changedAt(ptr jsonval.Pointer, from, to *Snapshot) bool {
+	return ptr != nil && !jsonval.Equal(ptr.Resolve(from.Root), ptr.Resolve(to.Root))
+}
+
+// sameIDs reports whether both snapshots hold the same ids in the same
+// order.
+func sameIDs(from, to *Snapshot) bool {
+	if len(from.Records) != len(to.Records) {
+		return false
+	}
+	for i := range from.Records {
+		if from.Records[i].ID != to.Records[i].ID {
+			return false
+		}
+	}
+	return true
+}
+
+// reordered reports whether the records referenceable in both snapshots
+// appear in a different order.
+func reordered(from, to *Snapshot) bool {
+	j := 0
+	for i := range to.Records {
+		id := to.Records[i].ID
+		if _, ok := from.ByID[id]; !ok {
+			continue
+		}
+		for ; j < len(from.Records); j++ {
+			if _, ok := to.ByID[from.Records[j].ID]; ok {
+				break
+			}
+		}
+		if j == len(from.Records) || from.Records[j].ID != id {
+			return true
+		}
+		j++
+	}
+	return false
+}
+
+// changedRecord projects the fields of record tr (in to) whose projection
+// differs from that of the same record fr in the previous snapshot.
+func changedRecord(fr, tr *Rec, from, to *Snapshot, k *expose.Keyer) (wire.Record, bool) {
+	if from.Item(fr) == to.Item(tr) && fr.Coll == tr.Coll {
+		return wire.Record{}, false
+	}
+	p := to.Plan
+	col := &p.Collections[tr.Coll]
+	max := to.limits().MaxFieldChars
+	moved := fr.Coll != tr.Coll // a record that changed collection shows all its fields
+	var out wire.Record
+	for i := range col.Fields {
+		f := &col.Fields[i]
+		nv := f.From.Resolve(to.Item(tr))
+		var ov *jsonval.Value
+		if !moved {
+			ov = f.From.Resolve(from.Item(fr))
+			if jsonval.Equal(ov, nv) {
+				continue
+			}
+		}
+		if nv == nil {
+			if !moved {
+				out.Fields = append(out.Fields, wire.Member{Key: f.Name, Value: nullJSON})
+			}
+			continue
+		}
+		var now wire.Record
+		field(&now, f, nv, max, k)
+		// Aliases and placeholders differ whenever the values do; projecting
+		// the old value would only make the Keyer remember a token nobody saw.
+		if ov != nil && (f.Expose == manifest.Plain || f.Expose == manifest.Mask) {
+			var was wire.Record
+			field(&was, f, ov, max, k)
+			if string(wire.Encode(&was)) == string(wire.Encode(&now)) {
+				continue // the change does not show in the projection
+			}
+		}
+		out.Fields = append(out.Fields, now.Fields...)
+		out.Truncated = append(out.Truncated, now.Truncated...)
+		out.Redacted = append(out.Redacted, now.Redacted...)
+		out.UserContent = append(out.UserContent, now.UserContent...)
+	}
+	if len(out.Fields) == 0 {
+		return out, false
+	}
+	out.ID, out.Region = tr.ID, p.Regions[col.Region].ID
+	return out, true
+}
+
+// changedState returns the declared state keys whose value changed,
+// projected as describe projects them.
+func changedState(from, to *Snapshot) (wire.Members, wire.Counts) {
+	out := wire.Members{}
+	var cut wire.Counts
+	b := to.getBase()
+	for _, key := range to.Plan.State {
+		if !changedAt(key.From, from, to) {
+			continue
+		}
+		m := wire.Member{Key: key.Name, Value: nullJSON}
+		for _, sm := range b.state {
+			if sm.Key == key.Name {
+				m = sm
+				break
+			}
+		}
+		out = append(out, m)
+		for _, c := range b.stateCut {
+			if c.Key == key.Name {
+				cut = append(cut, c)
+			}
+		}
+	}
+	return out, cut
+}
+
+// keepCounts keeps the counts of keys still in m.
+func keepCounts(c wire.Counts, m wire.Members) wire.Counts {
+	var out wire.Counts
+	for _, x := range c {
+		for _, kv := range m {
+			if kv.Key == x.Key {
+				out = append(out, x)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// availability appends the capabilities whose availability flipped to c,
+// at most maxUnavailable to each list, and returns the number of flips and
+// how many of them it listed.
+func availability(from, to *Snapshot, same bool, c *wire.AfterCapabilities) (flips, listed int) {
+	p, max := to.Plan, to.limits().MaxUnavailable
+	flip := func(ci int, fr, tr *Rec) {
+		was := from.Unavailable(ci, fr) == ""
+		reason := to.Unavailable(ci, tr)
+		if was == (reason == "") {
+			return
+		}
+		flips++
+		id := ""
+		if tr != nil {
+			id = tr.ID
+		}
+		switch {
+		case reason == "" && len(c.Available) < max:
+			c.Available = append(c.Available, wire.Available{Capability: p.Capabilities[ci].Name, Record: id})
+		case reason != "" && len(c.Unavailable) < max:
+			c.Unavailable = append(c.Unavailable, wire.Unavailable{Capability: p.Capabilities[ci].Name, Record: id, Reason: reason})
+		default:
+			return
+		}
+		listed++
+	}
+	active := func(ci int) bool { return from.CapabilityActive(ci) && to.CapabilityActive(ci) }
+	// A record whose item is shared by both snapshots (a patch did not touch
+	// it) can only flip through a store path that a rule reads.
+	stable := make([]bool, len(p.Capabilities))
+	for ci := range p.Capabilities {
+		stable[ci] = true
+		for _, r := range p.Capabilities[ci].Unavailable {
+			stable[ci] = stable[ci] && !condChanged(r.When, from, to)
+		}
+	}
+	for ci := range p.Capabilities {
+		if !p.Capabilities[ci].Record && active(ci) {
+			flip(ci, nil, nil)
+		}
+	}
+	for i := range to.Records {
+		tr := &to.Records[i]
+		j, ok := i, same
+		if !same {
+			j, ok = from.ByID[tr.ID]
+		}
+		if !ok {
+			continue
+		}
+		fr := &from.Records[j]
+		shared := from.Item(fr) == to.Item(tr)
+		for ci := range p.Capabilities {
+			if shared && stable[ci] {
+				continue
+			}
+			if p.Capabilities[ci].Record && active(ci) && p.AppliesTo(ci, tr.Coll) && p.AppliesTo(ci, fr.Coll) {
+				flip(ci, fr, tr)
+			}
+		}
+	}
+	return flips, listed
+}
+
+// condChanged reports whether a store path (not a record field) that the
+// condition reads has a different value in the two snapshots.
+func condChanged(c *manifest.Cond, from, to *Snapshot) bool {
+	if c == nil {
+		return false
+	}
+	for _, sub := range c.Sub {
+		if condChanged(sub, from, to) {
+			return true
+		}
+	}
+	return len(c.Sub) == 0 && !c.Field && changedAt(c.Ptr, from, to)
+}
+
+// newFeedback returns the feedback items of to that from did not have,
+// bounded by maxFeedback, and how many there are.
+func newFeedback(from, to *Snapshot) ([]wire.Feedback, int) {
+	out := []wire.Feedback{}
+	f := to.Plan.Feedback
+	if f == nil {
+		return out, 0
+	}
+	seen := map[string]int{}
+	eachFeedback(from, f, func(key string, _ *jsonval.Value) { seen[key]++ })
+	total, max := 0, to.limits().MaxFeedback
+	eachFeedback(to, f, func(key string, it *jsonval.Value) {
+		if seen[key] > 0 {
+			seen[key]--
+			return
+		}
+		total++
+		if len(out) < max {
+			out = append(out, feedbackItem(f, it, to.limits().MaxFieldChars))
+		}
+	})
+	return out, total
+}
+
+// eachFeedback calls fn for every feedback item of s that has a text, with
+// a key that identifies it by level, source and text.
+func eachFeedback(s *Snapshot, f *manifest.Feedback, fn func(key string, it *jsonval.Value)) {
+	arr := f.From.Resolve(s.Root)
+	if arr == nil || arr.Kind != jsonval.Array {
+		return
+	}
+	for _, it := range arr.Items {
+		t := f.Text.Resolve(it)
+		if t == nil || t.Kind != jsonval.String {
+			continue
+		}
+		fb := feedbackItem(f, it, 0)
+		fn(fb.Level+"\x00"+fb.Source+"\x00"+t.S, it)
+	}
+}
+
+// feedbackItem projects one feedback item that has a text, as describe
+// does. With max 0 only the level and source are set.
+func feedbackItem(f *manifest.Feedback, it *jsonval.Value, max int) wire.Feedback {
+	fb := wire.Feedback{Level: "info", Source: "app"}
+	if f.Level != nil {
+		fb.Level = oneOf(f.Level.Resolve(it), levels, "info")
+	}
+	if f.Source != nil {
+		fb.Source = oneOf(f.Source.Resolve(it), sources, "unknown")
+	}
+	if max == 0 {
+		return fb
+	}
+	t := f.Text.Resolve(it)
+	if expose.IsCredential(t.S) {
+		fb.Text, fb.Redacted = expose.Redacted, true
+	} else {
+		text, n, cut := expose.Truncate(expose.Clean(t.S), max)
+		fb.Text = text
+		if cut {
+			fb.Truncated = n
+		}
+	}
+	return fb
+}

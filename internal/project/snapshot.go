@@ -1,0 +1,234 @@
+// Package project turns a compiled manifest and a declared state into
+// snapshots, and snapshots into bounded, least-exposure describe responses
+// (spec "Structure", "Record windows", "Boundedness"; DESIGN §4).
+//
+// A Snapshot is computed once per observed state: which regions are active,
+// which records are referenceable and in what order. Everything a describe
+// needs that does not depend on the request (page, regions, state, feedback,
+// capabilities) is projected once, on first use, and reused.
+package project
+
+import (
+	"strconv"
+
+	"github.com/pinholectx/pinhole/internal/expose"
+	"github.com/pinholectx/pinhole/internal/jsonval"
+	"github.com/pinholectx/pinhole/internal/manifest"
+	"github.com/pinholectx/pinhole/internal/wire"
+)
+
+// MaxIDChars bounds a record id.
+const MaxIDChars = 128
+
+// Rec is one referenceable record.
+type Rec struct {
+	ID    string
+	Coll  int // index into Plan.Collections
+	Index int // position in the collection's array (see Snapshot.Item)
+}
+
+// Item returns the declared part of the store item of record r. Records
+// hold positions rather than items so that snapshots of a patched state
+// can share their record list and id index.
+func (s *Snapshot) Item(r *Rec) *jsonval.Value {
+	return s.arrays[r.Coll].Items[r.Index]
+}
+
+// Snapshot is the projectable view of one declared state.
+type Snapshot struct {
+	Plan   *manifest.Plan
+	Root   *jsonval.Value
+	Active []bool // per region
+
+	// Records are the referenceable records of active regions, in view
+	// order; ByID indexes them.
+	Records []Rec
+	ByID    map[string]int
+	// Total counts every item of active collections, referenceable or not.
+	Total int
+	// Skipped counts items without a valid, unique id.
+	Skipped int
+	// Warnings name declared paths whose value has the wrong shape.
+	Warnings []string
+
+	base *base // request-independent parts, projected on first describe
+
+	// Per collection: the array and the checked id of each item ("" when
+	// invalid), for Build to reuse.
+	arrays  []*jsonval.Value
+	itemIDs [][]string
+}
+
+// Build computes the snapshot of a declared state (see Plan.Prune). prev,
+// when not nil, is an earlier snapshot of the same plan: items it shares with
+// root (a patched state shares every node it did not touch) reuse its id
+// checks, and when the referenceable ids are the same as prev's, so is the
+// id index. A one-record change then costs a pass over pointers, not a
+// re-validation and re-indexing of every id.
+func Build(plan *manifest.Plan, root *jsonval.Value, prev *Snapshot) *Snapshot {
+	if root == nil {
+		root = jsonval.NewObject()
+	}
+	s := &Snapshot{Plan: plan, Root: root, Active: activeRegions(plan, root), Warnings: []string{},
+		itemIDs: make([][]string, len(plan.Collections)), arrays: make([]*jsonval.Value, len(plan.Collections))}
+	if prev != nil && prev.Plan != plan {
+		prev = nil
+	}
+	// First pass: the checked id of every item of every active collection.
+	for ci := range plan.Collections {
+		col := &plan.Collections[ci]
+		if !s.Active[col.Region] {
+			continue
+		}
+		arr := col.From.Resolve(root)
+		if arr == nil || arr.Kind == jsonval.Null {
+			continue
+		}
+		if arr.Kind != jsonval.Array {
+			s.Warnings = append(s.Warnings, col.From.String()+": expected an array; the collection is treated as empty")
+			continue
+		}
+		var prevArr *jsonval.Value
+		var prevIDs []string
+		if prev != nil {
+			prevArr, prevIDs = prev.arrays[ci], prev.itemIDs[ci]
+		}
+		s.arrays[ci] = arr
+		// Share the previous id list until an item's id differs from it.
+		ids, shared := prevIDs, len(prevIDs) == len(arr.Items)
+		if !shared {
+			ids = make([]string, len(arr.Items))
+		}
+		for i, item := range arr.Items {
+			id := ""
+			if prevArr != nil && i < len(prevArr.Items) && prevArr.Items[i] == item {
+				id = prevIDs[i]
+			} else if v, ok := RecordID(col.ID.Resolve(item)); ok {
+				id = v
+			}
+			if shared {
+				if ids[i] == id {
+					continue
+				}
+				ids, shared = append([]string(nil), ids...), false // copy on the first difference
+			}
+			ids[i] = id
+		}
+		s.itemIDs[ci] = ids
+		s.Total += len(ids)
+	}
+	if prev != nil && sameItemIDs(s.itemIDs, prev.itemIDs) {
+		// Same records in the same order: share the list and the index.
+		s.Records, s.ByID, s.Skipped = prev.Records, prev.ByID, prev.Skipped
+	} else {
+		s.ByID = make(map[string]int, len(s.Records))
+		for ci, ids := range s.itemIDs {
+			for i, id := range ids {
+				if _, dup := s.ByID[id]; id == "" || dup {
+					s.Skipped++
+					continue
+				}
+				s.ByID[id] = len(s.Records)
+				s.Records = append(s.Records, Rec{ID: id, Coll: ci, Index: i})
+			}
+		}
+	}
+	if s.Skipped > 0 {
+		s.Warnings = append(s.Warnings, strconv.Itoa(s.Skipped)+" records have no valid, unique id and are not referenceable")
+	}
+	return s
+}
+
+func sameItemIDs(a, b [][]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if len(a[i]) != len(b[i]) || (a[i] == nil) != (b[i] == nil) {
+			return false
+		}
+		for j := range a[i] {
+			if a[i][j] != b[i][j] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// RecordID returns the id of a record: a string, or an integer rendered as
+// a string, of 1 to MaxIDChars characters without control or invisible
+// characters, that the credential safety net does not catch.
+func RecordID(v *jsonval.Value) (string, bool) {
+	if v == nil {
+		return "", false
+	}
+	var id string
+	switch {
+	case v.Kind == jsonval.String:
+		id = v.S
+	case v.IsInteger():
+		id = v.S
+	default:
+		return "", false
+	}
+	n := 0
+	for _, r := range id {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+			return "", false
+		}
+		if n++; n > MaxIDChars {
+			return "", false
+		}
+	}
+	if n == 0 || expose.Clean(id) != id || expose.IsCredential(id) {
+		return "", false
+	}
+	return id, true
+}
+
+func activeRegions(plan *manifest.Plan, root *jsonval.Value) []bool {
+	const unknown, no, yes = 0, 1, 2
+	memo := make([]uint8, len(plan.Regions))
+	var eval func(i int) bool
+	eval = func(i int) bool {
+		if memo[i] == unknown {
+			r := &plan.Regions[i]
+			ok := (r.Parent < 0 || eval(r.Parent)) && (r.ActiveWhen == nil || r.ActiveWhen.Eval(root, nil))
+			memo[i] = no
+			if ok {
+				memo[i] = yes
+			}
+		}
+		return memo[i] == yes
+	}
+	out := make([]bool, len(plan.Regions))
+	for i := range out {
+		out[i] = eval(i)
+	}
+	return out
+}
+
+// CapabilityActive reports whether capability i is in an active region.
+func (s *Snapshot) CapabilityActive(i int) bool {
+	return s.Active[s.Plan.Capabilities[i].Region]
+}
+
+// Unavailable returns the reason capability ci cannot run now for the record
+// (nil for page scope), or "" when it can.
+func (s *Snapshot) Unavailable(ci int, rec *Rec) string {
+	cp := &s.Plan.Capabilities[ci]
+	var item *jsonval.Value
+	if rec != nil {
+		item = s.Item(rec)
+	}
+	for _, r := range cp.Unavailable {
+		if r.When.Eval(s.Root, item) {
+			return r.Reason
+		}
+	}
+	return ""
+}
+
+// limits is a shorthand used throughout the package.
+func (s *Snapshot) limits() *wire.Limits { return &s.Plan.Limits }

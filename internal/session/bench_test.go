@@ -1,0 +1,101 @@
+package session_test
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/pinholectx/pinhole/internal/jsonval"
+	"github.com/pinholectx/pinhole/internal/session"
+)
+
+// ordersState returns the example state grown to n orders by repeating its
+// 48 orders under new ids.
+func ordersState(tb testing.TB, n int) []byte {
+	b, err := os.ReadFile("../../testdata/orders/state.json")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	st, err := jsonval.Parse(b)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	items := st.Get("orders").Get("items")
+	base := items.Items
+	items.Items = make([]*jsonval.Value, n)
+	for i := range items.Items {
+		src := base[i%len(base)]
+		cp := *src
+		cp.Keys = append([]string(nil), src.Keys...)
+		cp.Vals = append([]*jsonval.Value(nil), src.Vals...)
+		cp.Set("number", jsonval.NewString(fmt.Sprintf("SO-%d", 100000+i)))
+		items.Items[i] = &cp
+	}
+	return jsonval.Marshal(st)
+}
+
+func loaded(tb testing.TB, n int) (*session.Session, []byte) {
+	m, err := os.ReadFile("../../testdata/orders/manifest.json")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	s := session.New()
+	ok(tb, s.Call([]byte(`{"op":"load","key":"`+key+`","manifest":`+string(m)+`}`)))
+	observe := []byte(`{"op":"observe","state":` + string(ordersState(tb, n)) + `}`)
+	ok(tb, s.Call(observe))
+	return s, observe
+}
+
+func ok(tb testing.TB, resp []byte) {
+	if strings.HasPrefix(string(resp), `{"error"`) {
+		tb.Fatalf("%s", resp)
+	}
+}
+
+// BenchmarkObserve10k is a full observe of 10,000 orders: parse, prune, snapshot.
+func BenchmarkObserve10k(b *testing.B) {
+	s, observe := loaded(b, 10000)
+	b.SetBytes(int64(len(observe)))
+	for i := 0; i < b.N; i++ {
+		// Alternate one value so every observe builds a new snapshot.
+		s.Call(observe)
+	}
+}
+
+// BenchmarkObservePatch10k changes one record of 10,000 with a JSON Patch.
+func BenchmarkObservePatch10k(b *testing.B) {
+	s, _ := loaded(b, 10000)
+	patches := [2][]byte{
+		[]byte(`{"op":"observe","patch":[{"op":"replace","path":"/orders/items/5000/status","value":"Shipped"}]}`),
+		[]byte(`{"op":"observe","patch":[{"op":"replace","path":"/orders/items/5000/status","value":"On hold"}]}`),
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		ok(b, s.Call(patches[i%2]))
+	}
+}
+
+// BenchmarkDescribe10k repeats one describe of an unchanged snapshot of
+// 10,000 orders (window of 8, 1,000 ids): the session answers it from its
+// last-describe cache.
+func BenchmarkDescribe10k(b *testing.B) {
+	s, _ := loaded(b, 10000)
+	req := []byte(`{"op":"describe"}`)
+	ok(b, s.Call(req))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		s.Call(req)
+	}
+}
+
+// BenchmarkDescribe10kUncached alternates two windows, so every describe
+// projects (the session keeps only the last answer).
+func BenchmarkDescribe10kUncached(b *testing.B) {
+	s, _ := loaded(b, 10000)
+	reqs := [2][]byte{[]byte(`{"op":"describe"}`), []byte(`{"op":"describe","offset":8}`)}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		s.Call(reqs[i%2])
+	}
+}

@@ -1,0 +1,28 @@
+package session
+
+import "github.com/pinholectx/pinhole/internal/project"
+
+// HistorySize is how many snapshots a session keeps for after and prepare.
+// An after or prepare naming an older snapshot is stale_snapshot.
+const HistorySize = 8
+
+type history struct {
+	ids   []string
+	snaps []*project.Snapshot
+}
+
+func (h *history) add(id string, s *project.Snapshot) {
+	if len(h.ids) == HistorySize {
+		h.ids, h.snaps = h.ids[1:], h.snaps[1:]
+	}
+	h.ids, h.snaps = append(h.ids, id), append(h.snaps, s)
+}
+
+func (h *history) get(id string) *project.Snapshot {
+	for i := len(h.ids) - 1; i >= 0; i-- {
+		if h.ids[i] == id {
+			return h.snaps[i]
+		}
+	}
+	return nil
+}

@@ -1,0 +1,157 @@
+package session
+
+import (
+	"github.com/pinholectx/pinhole/internal/jsonval"
+	"github.com/pinholectx/pinhole/internal/manifest"
+	"github.com/pinholectx/pinhole/internal/project"
+	"github.com/pinholectx/pinhole/internal/wire"
+)
+
+// prepare checks an execution request against the current snapshot and
+// resolves its placeholders and aliases for the application's handler
+// (DESIGN §4 "execute and after").
+func (s *Session) prepare(v *jsonval.Value) ([]byte, *wire.Error) {
+	if s.plan == nil || s.snap == nil {
+		return nil, wire.Errorf(wire.CodeNotLoaded, "", "load a manifest and observe a state before prepare")
+	}
+	var name, record, since *jsonval.Value
+	input := jsonval.NewObject()
+	for i, k := range v.Keys {
+		switch k {
+		case "op":
+		case "capability":
+			name = v.Vals[i]
+		case "record":
+			record = v.Vals[i]
+		case "input":
+			input = v.Vals[i]
+		case "snapshot":
+			since = v.Vals[i]
+		default:
+			return nil, project.UnknownParam("prepare", k, "capability, record, input and snapshot")
+		}
+	}
+	if name == nil || name.Kind != jsonval.String {
+		return nil, wire.Errorf(wire.CodeInvalidRequest, "capability", "prepare needs a capability name")
+	}
+	ci := s.plan.CapabilityIndex(name.S)
+	if ci < 0 {
+		return nil, wire.Errorf(wire.CodeUnknownCapability, "capability", "the capability is not declared")
+	}
+	cp := &s.plan.Capabilities[ci]
+	s.ev.Capability = cp.Name // the manifest's name, never the caller's text
+	if !s.snap.CapabilityActive(ci) {
+		return nil, wire.Errorf(wire.CodeCapabilityUnavailable, "capability", "the capability's region is not active now")
+	}
+	var rec *project.Rec
+	switch {
+	case cp.Record && record == nil:
+		return nil, wire.Errorf(wire.CodeInvalidRequest, "record", "a record-scope capability needs a record id")
+	case !cp.Record && record != nil:
+		return nil, wire.Errorf(wire.CodeInvalidRequest, "record", "a page-scope capability takes no record")
+	case cp.Record:
+		rec = s.record(record, ci)
+		if rec == nil {
+			return nil, wire.Errorf(wire.CodeUnknownRecord, "record", "record is not a referenceable record id for this capability")
+		}
+	}
+	if since != nil {
+		if since.Kind != jsonval.String {
+			return nil, wire.Errorf(wire.CodeInvalidRequest, "snapshot", "snapshot must be a snapshot id string")
+		}
+		if e := s.stale(since.S, ci, rec); e != nil {
+			return nil, e
+		}
+	}
+	if reason := s.snap.Unavailable(ci, rec); reason != "" {
+		// The reason is the application's text from the manifest.
+		return nil, wire.Errorf(wire.CodeCapabilityUnavailable, "capability", reason)
+	}
+	resolved, err := manifest.ResolveTokens(input, s.keyer.Resolve)
+	if err != nil {
+		return nil, err.(*wire.Error)
+	}
+	if e := cp.CheckInput(resolved); e != nil {
+		return nil, e
+	}
+	out := wire.Prepared{OK: true, Snapshot: s.id, Capability: cp.Name, Input: jsonval.Marshal(resolved)}
+	if rec != nil {
+		out.Record = rec.ID
+	}
+	return wire.Encode(&out), nil
+}
+
+// record returns the referenceable record v names, if capability ci applies
+// to it.
+func (s *Session) record(v *jsonval.Value, ci int) *project.Rec {
+	id, ok := project.RecordID(v)
+	if !ok {
+		return nil
+	}
+	j, ok := s.snap.ByID[id]
+	if !ok || !s.plan.AppliesTo(ci, s.snap.Records[j].Coll) {
+		return nil
+	}
+	return &s.snap.Records[j]
+}
+
+// stale reports stale_snapshot when the agent's snapshot is not the current
+// one and what the request touches changed since: the record's declared
+// data, or the capability's availability. An older snapshot whose touched
+// parts are unchanged is accepted.
+func (s *Session) stale(id string, ci int, rec *project.Rec) *wire.Error {
+	if id == s.id {
+		return nil
+	}
+	old := s.history.get(id)
+	if old == nil {
+		return wire.Errorf(wire.CodeStaleSnapshot, "snapshot", "the snapshot is no longer held; describe again")
+	}
+	changed := wire.Errorf(wire.CodeStaleSnapshot, "snapshot", "what this request touches changed since the snapshot; describe again")
+	if !old.CapabilityActive(ci) {
+		return changed
+	}
+	var oldRec *project.Rec
+	if rec != nil {
+		j, ok := old.ByID[rec.ID]
+		if !ok {
+			return changed
+		}
+		oldRec = &old.Records[j]
+		if !jsonval.Equal(old.Item(oldRec), s.snap.Item(rec)) {
+			return changed
+		}
+	}
+	if old.Unavailable(ci, oldRec) != s.snap.Unavailable(ci, rec) {
+		return changed
+	}
+	return nil
+}
+
+// after answers what changed since the snapshot an agent saw (DESIGN §4).
+func (s *Session) after(v *jsonval.Value) ([]byte, *wire.Error) {
+	if s.plan == nil || s.snap == nil {
+		return nil, wire.Errorf(wire.CodeNotLoaded, "", "load a manifest and observe a state before after")
+	}
+	var since *jsonval.Value
+	for i, k := range v.Keys {
+		switch k {
+		case "op":
+		case "since":
+			since = v.Vals[i]
+		default:
+			return nil, project.UnknownParam("after", k, "since")
+		}
+	}
+	if since == nil || since.Kind != jsonval.String {
+		return nil, wire.Errorf(wire.CodeInvalidRequest, "since", "after needs since, the snapshot id the caller saw")
+	}
+	old := s.history.get(since.S)
+	if old == nil {
+		return nil, wire.Errorf(wire.CodeStaleSnapshot, "since", "the snapshot is no longer held; a redescribe is required")
+	}
+	var st project.Stats
+	out, e := project.After(old, s.snap, s.keyer, since.S, s.id, &st)
+	s.audited(st)
+	return out, e
+}

@@ -1,0 +1,267 @@
+// Package session is the module's one entry point: a Session takes one JSON
+// request ({"op": ...}) and returns one JSON response, holding the loaded
+// plan, the current snapshot and the audit queue between calls (DESIGN §3).
+//
+// The ABI layer in wasm/, the wazero host, the CLI and the Worker all drive
+// the core through Session.Call, so every runtime shares one behaviour. A
+// failed operation never changes what is in force: a bad load keeps the
+// previous manifest, a bad observe keeps the previous snapshot.
+package session
+
+import (
+	"strconv"
+
+	"github.com/pinholectx/pinhole/internal/expose"
+	"github.com/pinholectx/pinhole/internal/jsonval"
+	"github.com/pinholectx/pinhole/internal/manifest"
+	"github.com/pinholectx/pinhole/internal/patch"
+	"github.com/pinholectx/pinhole/internal/project"
+	"github.com/pinholectx/pinhole/internal/wire"
+)
+
+// Version is the module's version, reported by the version operation.
+const Version = "0.1.0"
+
+// ABI is the version of the exported-function interface (DESIGN §3).
+const ABI = 1
+
+// MaxRequestBytes bounds one request, a full observe included.
+const MaxRequestBytes = 128 << 20
+
+// Session is one agent session: a loaded manifest and its snapshots.
+// It is not safe for concurrent use; each module instance holds one.
+type Session struct {
+	random func([]byte) error // fills a session key when load brings none
+	plan   *manifest.Plan
+	keyer  *expose.Keyer
+	snap   *project.Snapshot
+	id     string // snapshot id of snap
+	seq    int    // last snapshot number handed out
+	audit  auditLog
+	// history holds the latest snapshots, so after and prepare can compare
+	// with what an agent saw without the caller sending it again.
+	history history
+	ev      wire.AuditEvent // the current operation's audit details
+	// described is the last describe's request and answer.
+	described describeCache
+}
+
+// New returns an empty session: nothing loaded. Its load needs a key.
+func New() *Session { return &Session{} }
+
+// NewWithRandom returns an empty session that draws a session key from
+// random when a load brings none: the host's randomness (WASI random_get in
+// the module, crypto/rand natively). The core itself imports no randomness,
+// which keeps crypto/rand and what it pulls in out of the module.
+func NewWithRandom(random func([]byte) error) *Session { return &Session{random: random} }
+
+// Call runs one request and returns its JSON response. It never panics: an
+// internal fault is reported as an error response and changes nothing.
+func (s *Session) Call(req []byte) (out []byte) {
+	op := "unknown"
+	defer func() {
+		if r := recover(); r != nil {
+			out = errorJSON(wire.Errorf(CodeInternal, "", "internal error in operation "+strconv.Quote(op)+"; nothing was changed"))
+		}
+		s.ev.Op, s.ev.Snapshot, s.ev.BytesIn, s.ev.BytesOut = op, s.id, len(req), len(out)
+		s.audit.record(s.ev, out)
+		s.ev = wire.AuditEvent{}
+	}()
+	if len(req) > MaxRequestBytes {
+		return errorJSON(wire.Errorf(wire.CodeStateTooLarge, "", "the request exceeds "+strconv.Itoa(MaxRequestBytes)+" bytes"))
+	}
+	if c := &s.described; c.out != nil && c.snapshot == s.id && string(c.req) == string(req) {
+		// The same describe of the same snapshot: the same answer.
+		op = "describe"
+		s.audited(c.stats)
+		return c.out
+	}
+	v, err := jsonval.Parse(req)
+	if err != nil {
+		return errorJSON(wire.Errorf(wire.CodeInvalidRequest, "", "the request is not valid JSON: "+err.Error()))
+	}
+	if v.Kind != jsonval.Object || v.Get("op") == nil || v.Get("op").Kind != jsonval.String {
+		return errorJSON(wire.Errorf(wire.CodeInvalidRequest, "op", "a request is a JSON object with a string \"op\""))
+	}
+	op = v.Get("op").S
+	var resp []byte
+	var e *wire.Error
+	switch op {
+	case "load":
+		resp, e = s.load(v)
+	case "observe":
+		resp, e = s.observe(v)
+	case "describe":
+		resp, e = s.describe(v, req)
+	case "prepare":
+		resp, e = s.prepare(v)
+	case "after":
+		resp, e = s.after(v)
+	case "audit":
+		resp, e = s.audit.drain(), nil
+	case "version":
+		resp = wire.Encode(&wire.Version{Version: Version, Format: manifest.Format, ABI: ABI,
+			Limits: manifest.HardMax, MaxState: MaxRequestBytes})
+	default:
+		op = "unknown"
+		e = wire.Errorf(wire.CodeInvalidRequest, "op", "unknown operation; ops are load, observe, describe, prepare, after, audit, version")
+	}
+	if e != nil {
+		return errorJSON(e)
+	}
+	return resp
+}
+
+// CodeInternal reports a fault of the module itself, never of the input.
+const CodeInternal = "internal_error"
+
+func errorJSON(e *wire.Error) []byte {
+	e.Message = scrub(e.Message)
+	if expose.IsCredential(e.Param) {
+		e.Param = ""
+	}
+	return wire.Encode(&wire.ErrorResponse{Error: e})
+}
+
+// scrub runs the credential safety net over an error message. Messages are
+// built from manifest paths and limits only, so this is a second line.
+func scrub(msg string) string {
+	if expose.IsCredential(msg) {
+		return "the request was rejected; details withheld because they looked like a credential"
+	}
+	return msg
+}
+
+func (s *Session) load(v *jsonval.Value) ([]byte, *wire.Error) {
+	for _, k := range v.Keys {
+		if k != "op" && k != "manifest" && k != "key" {
+			return nil, project.UnknownParam("load", k, "manifest and key")
+		}
+	}
+	m := v.Get("manifest")
+	if m == nil {
+		return nil, wire.Errorf(wire.CodeInvalidManifest, "manifest", "load needs a manifest")
+	}
+	plan, err := manifest.Compile(m)
+	if err != nil {
+		return nil, err.(*wire.Error)
+	}
+	var key []byte
+	if k := v.Get("key"); k != nil {
+		if k.Kind != jsonval.String || len(k.S) < 16 || len(k.S) > 256 {
+			return nil, wire.Errorf(wire.CodeInvalidRequest, "key", "key must be a string of 16 to 256 bytes")
+		}
+		key = []byte(k.S)
+	} else {
+		key = make([]byte, 32)
+		if s.random == nil || s.random(key) != nil {
+			return nil, wire.Errorf(wire.CodeInvalidRequest, "key", "this host has no randomness to draw a session key from: load needs a key")
+		}
+	}
+	s.plan, s.keyer, s.snap, s.id = plan, expose.NewKeyer(key), nil, ""
+	s.history = history{}
+	return wire.Encode(&wire.Loaded{Loaded: true, Limits: plan.Limits, Reads: plan.Reads}), nil
+}
+
+func (s *Session) observe(v *jsonval.Value) ([]byte, *wire.Error) {
+	if s.plan == nil {
+		return nil, wire.Errorf(wire.CodeNotLoaded, "", "load a manifest before observe")
+	}
+	for _, k := range v.Keys {
+		if k != "op" && k != "state" && k != "patch" {
+			return nil, project.UnknownParam("observe", k, "state or patch")
+		}
+	}
+	st, ops := v.Get("state"), v.Get("patch")
+	var declared *jsonval.Value
+	switch {
+	case st != nil && ops != nil:
+		return nil, wire.Errorf(wire.CodeInvalidRequest, "patch", "observe takes a state or a patch, not both")
+	case ops != nil:
+		if s.snap == nil {
+			return nil, wire.Errorf(wire.CodeInvalidState, "patch", "a patch needs a previous state: observe a full state first")
+		}
+		pruned, orig := s.plan.PrunePatch(ops)
+		next, err := patch.Apply(s.snap.Root, pruned)
+		if err != nil {
+			param := "patch"
+			if pe, ok := err.(*patch.Error); ok {
+				if pe.Index >= 0 && pe.Index < len(orig) {
+					pe.Index = orig[pe.Index] // name the caller's operation
+				}
+				param = pe.Param()
+			}
+			return nil, wire.Errorf(wire.CodeInvalidState, param, "the patch does not apply: "+err.Error()+"; the previous state stays in force")
+		}
+		if manifest.NeedsPrune(ops) {
+			next = s.plan.Prune(next)
+			if next == nil {
+				next = jsonval.NewObject()
+			}
+		}
+		if next.Kind != jsonval.Object {
+			return nil, wire.Errorf(wire.CodeInvalidState, "patch", "the patch would make the state something other than an object")
+		}
+		declared = next
+	case st == nil:
+		return nil, wire.Errorf(wire.CodeInvalidState, "state", "observe needs a state or a patch")
+	case st.Kind != jsonval.Object:
+		return nil, wire.Errorf(wire.CodeInvalidState, "state", "the state must be a JSON object")
+	default:
+		declared = s.plan.Prune(st)
+		if declared == nil {
+			declared = jsonval.NewObject()
+		}
+	}
+	if s.snap != nil && jsonval.Equal(declared, s.snap.Root) {
+		return wire.Encode(&wire.Observed{Snapshot: s.id, Changed: false, RecordsTotal: s.snap.Total,
+			Skipped: s.snap.Skipped, Warnings: s.snap.Warnings}), nil
+	}
+	snap := project.Build(s.plan, declared, s.snap)
+	if s.plan.SessionScope != nil {
+		// A new tenant, account or user: new tokens, and the old stop resolving.
+		s.keyer.SetScope(jsonval.Marshal(s.plan.SessionScope.Resolve(declared)))
+	}
+	s.seq++
+	s.snap, s.id = snap, "s"+strconv.Itoa(s.seq)
+	s.ev.Records = snap.Total
+	s.history.add(s.id, snap)
+	return wire.Encode(&wire.Observed{Snapshot: s.id, Changed: true, RecordsTotal: snap.Total,
+		Skipped: snap.Skipped, Warnings: snap.Warnings}), nil
+}
+
+func (s *Session) describe(v *jsonval.Value, raw []byte) ([]byte, *wire.Error) {
+	if s.plan == nil {
+		return nil, wire.Errorf(wire.CodeNotLoaded, "", "load a manifest before describe")
+	}
+	if s.snap == nil {
+		return nil, wire.Errorf(wire.CodeNotLoaded, "", "observe a state before describe")
+	}
+	req, e := project.ParseRequest(v, &s.plan.Limits)
+	if e != nil {
+		return nil, e
+	}
+	var st project.Stats
+	out, e := s.snap.Describe(s.id, req, s.keyer, &st)
+	s.audited(st)
+	if e == nil {
+		s.described = describeCache{req: append(s.described.req[:0], raw...), snapshot: s.id, out: out, stats: st}
+	}
+	return out, e
+}
+
+// describeCache keeps the last successful describe: agents often repeat
+// a describe while nothing changed, and the answer is a function of the
+// request bytes and the snapshot (snapshot ids are never reused in a
+// session, so a new snapshot or manifest is a miss).
+type describeCache struct {
+	req      []byte
+	snapshot string
+	out      []byte
+	stats    project.Stats
+}
+
+// audited adds a response summary to the current audit event.
+func (s *Session) audited(st project.Stats) {
+	s.ev.Records, s.ev.Ids, s.ev.Fields, s.ev.Redacted, s.ev.Truncated = st.Records, st.Ids, st.Fields, st.Redacted, st.Truncated
+}
