@@ -6,7 +6,7 @@ import (
 	jwriter "github.com/mailru/easyjson/jwriter"
 )
 
-func easyjson910749a0EncodeGithubComPinholectxPinholeWasmWire(out *jwriter.Writer, in Redescribe) {
+func easyjson910749a0EncodeGithubComPinholectxPinholeInternalWire(out *jwriter.Writer, in Redescribe) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -36,10 +36,10 @@ func easyjson910749a0EncodeGithubComPinholectxPinholeWasmWire(out *jwriter.Write
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v Redescribe) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjson910749a0EncodeGithubComPinholectxPinholeWasmWire(w, v)
+	easyjson910749a0EncodeGithubComPinholectxPinholeInternalWire(w, v)
 }
 
-func easyjson910749a0EncodeGithubComPinholectxPinholeWasmWire1(out *jwriter.Writer, in Available) {
+func easyjson910749a0EncodeGithubComPinholectxPinholeInternalWire1(out *jwriter.Writer, in Available) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -58,10 +58,10 @@ func easyjson910749a0EncodeGithubComPinholectxPinholeWasmWire1(out *jwriter.Writ
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v Available) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjson910749a0EncodeGithubComPinholectxPinholeWasmWire1(w, v)
+	easyjson910749a0EncodeGithubComPinholectxPinholeInternalWire1(w, v)
 }
 
-func easyjson910749a0EncodeGithubComPinholectxPinholeWasmWire2(out *jwriter.Writer, in AfterRecords) {
+func easyjson910749a0EncodeGithubComPinholectxPinholeInternalWire2(out *jwriter.Writer, in AfterRecords) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -133,10 +133,10 @@ func easyjson910749a0EncodeGithubComPinholectxPinholeWasmWire2(out *jwriter.Writ
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v AfterRecords) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjson910749a0EncodeGithubComPinholectxPinholeWasmWire2(w, v)
+	easyjson910749a0EncodeGithubComPinholectxPinholeInternalWire2(w, v)
 }
 
-func easyjson910749a0EncodeGithubComPinholectxPinholeWasmWire3(out *jwriter.Writer, in AfterCapabilities) {
+func easyjson910749a0EncodeGithubComPinholectxPinholeInternalWire3(out *jwriter.Writer, in AfterCapabilities) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -177,10 +177,10 @@ func easyjson910749a0EncodeGithubComPinholectxPinholeWasmWire3(out *jwriter.Writ
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v AfterCapabilities) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjson910749a0EncodeGithubComPinholectxPinholeWasmWire3(w, v)
+	easyjson910749a0EncodeGithubComPinholectxPinholeInternalWire3(w, v)
 }
 
-func easyjson910749a0EncodeGithubComPinholectxPinholeWasmWire4(out *jwriter.Writer, in After) {
+func easyjson910749a0EncodeGithubComPinholectxPinholeInternalWire4(out *jwriter.Writer, in After) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -245,10 +245,10 @@ func easyjson910749a0EncodeGithubComPinholectxPinholeWasmWire4(out *jwriter.Writ
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v After) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjson910749a0EncodeGithubComPinholectxPinholeWasmWire4(w, v)
+	easyjson910749a0EncodeGithubComPinholectxPinholeInternalWire4(w, v)
 }
 
-func easyjson910749a0EncodeGithubComPinholectxPinholeWasmWire5(out *jwriter.Writer, in Count) {
+func easyjson910749a0EncodeGithubComPinholectxPinholeInternalWire5(out *jwriter.Writer, in Count) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -265,7 +265,7 @@ func easyjson910749a0EncodeGithubComPinholectxPinholeWasmWire5(out *jwriter.Writ
 	out.RawByte('}')
 }
 
-func easyjson910749a0EncodeGithubComPinholectxPinholeWasmWire6(out *jwriter.Writer, in Member) {
+func easyjson910749a0EncodeGithubComPinholectxPinholeInternalWire6(out *jwriter.Writer, in Member) {
 	out.RawByte('{')
 	first := true
 	_ = first

@@ -6,7 +6,7 @@ import (
 	jwriter "github.com/mailru/easyjson/jwriter"
 )
 
-func easyjsonD31a5a85EncodeGithubComPinholectxPinholeWasmWire(out *jwriter.Writer, in ErrorResponse) {
+func easyjsonD31a5a85EncodeGithubComPinholectxPinholeInternalWire(out *jwriter.Writer, in ErrorResponse) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -24,10 +24,10 @@ func easyjsonD31a5a85EncodeGithubComPinholectxPinholeWasmWire(out *jwriter.Write
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v ErrorResponse) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonD31a5a85EncodeGithubComPinholectxPinholeWasmWire(w, v)
+	easyjsonD31a5a85EncodeGithubComPinholectxPinholeInternalWire(w, v)
 }
 
-func easyjsonD31a5a85EncodeGithubComPinholectxPinholeWasmWire1(out *jwriter.Writer, in Error) {
+func easyjsonD31a5a85EncodeGithubComPinholectxPinholeInternalWire1(out *jwriter.Writer, in Error) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -51,5 +51,5 @@ func easyjsonD31a5a85EncodeGithubComPinholectxPinholeWasmWire1(out *jwriter.Writ
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v Error) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonD31a5a85EncodeGithubComPinholectxPinholeWasmWire1(w, v)
+	easyjsonD31a5a85EncodeGithubComPinholectxPinholeInternalWire1(w, v)
 }

@@ -6,7 +6,7 @@ import (
 	jwriter "github.com/mailru/easyjson/jwriter"
 )
 
-func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire(out *jwriter.Writer, in Window) {
+func easyjsonF4688553EncodeGithubComPinholectxPinholeInternalWire(out *jwriter.Writer, in Window) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -40,10 +40,10 @@ func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire(out *jwriter.Write
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v Window) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire(w, v)
+	easyjsonF4688553EncodeGithubComPinholectxPinholeInternalWire(w, v)
 }
 
-func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire1(out *jwriter.Writer, in Version) {
+func easyjsonF4688553EncodeGithubComPinholectxPinholeInternalWire1(out *jwriter.Writer, in Version) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -77,10 +77,10 @@ func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire1(out *jwriter.Writ
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v Version) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire1(w, v)
+	easyjsonF4688553EncodeGithubComPinholectxPinholeInternalWire1(w, v)
 }
 
-func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire2(out *jwriter.Writer, in Unavailable) {
+func easyjsonF4688553EncodeGithubComPinholectxPinholeInternalWire2(out *jwriter.Writer, in Unavailable) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -104,10 +104,10 @@ func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire2(out *jwriter.Writ
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v Unavailable) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire2(w, v)
+	easyjsonF4688553EncodeGithubComPinholectxPinholeInternalWire2(w, v)
 }
 
-func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire3(out *jwriter.Writer, in Region) {
+func easyjsonF4688553EncodeGithubComPinholectxPinholeInternalWire3(out *jwriter.Writer, in Region) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -131,10 +131,10 @@ func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire3(out *jwriter.Writ
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v Region) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire3(w, v)
+	easyjsonF4688553EncodeGithubComPinholectxPinholeInternalWire3(w, v)
 }
 
-func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire4(out *jwriter.Writer, in Record) {
+func easyjsonF4688553EncodeGithubComPinholectxPinholeInternalWire4(out *jwriter.Writer, in Record) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -191,10 +191,10 @@ func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire4(out *jwriter.Writ
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v Record) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire4(w, v)
+	easyjsonF4688553EncodeGithubComPinholectxPinholeInternalWire4(w, v)
 }
 
-func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire5(out *jwriter.Writer, in Count) {
+func easyjsonF4688553EncodeGithubComPinholectxPinholeInternalWire5(out *jwriter.Writer, in Count) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -211,7 +211,7 @@ func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire5(out *jwriter.Writ
 	out.RawByte('}')
 }
 
-func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire6(out *jwriter.Writer, in Member) {
+func easyjsonF4688553EncodeGithubComPinholectxPinholeInternalWire6(out *jwriter.Writer, in Member) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -228,7 +228,7 @@ func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire6(out *jwriter.Writ
 	out.RawByte('}')
 }
 
-func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire7(out *jwriter.Writer, in ReadsCollection) {
+func easyjsonF4688553EncodeGithubComPinholectxPinholeInternalWire7(out *jwriter.Writer, in ReadsCollection) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -258,10 +258,10 @@ func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire7(out *jwriter.Writ
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v ReadsCollection) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire7(w, v)
+	easyjsonF4688553EncodeGithubComPinholectxPinholeInternalWire7(w, v)
 }
 
-func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire8(out *jwriter.Writer, in Reads) {
+func easyjsonF4688553EncodeGithubComPinholectxPinholeInternalWire8(out *jwriter.Writer, in Reads) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -302,10 +302,10 @@ func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire8(out *jwriter.Writ
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v Reads) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire8(w, v)
+	easyjsonF4688553EncodeGithubComPinholectxPinholeInternalWire8(w, v)
 }
 
-func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire9(out *jwriter.Writer, in Prepared) {
+func easyjsonF4688553EncodeGithubComPinholectxPinholeInternalWire9(out *jwriter.Writer, in Prepared) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -339,10 +339,10 @@ func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire9(out *jwriter.Writ
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v Prepared) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire9(w, v)
+	easyjsonF4688553EncodeGithubComPinholectxPinholeInternalWire9(w, v)
 }
 
-func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire10(out *jwriter.Writer, in Page) {
+func easyjsonF4688553EncodeGithubComPinholectxPinholeInternalWire10(out *jwriter.Writer, in Page) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -387,10 +387,10 @@ func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire10(out *jwriter.Wri
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v Page) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire10(w, v)
+	easyjsonF4688553EncodeGithubComPinholectxPinholeInternalWire10(w, v)
 }
 
-func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire11(out *jwriter.Writer, in Observed) {
+func easyjsonF4688553EncodeGithubComPinholectxPinholeInternalWire11(out *jwriter.Writer, in Observed) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -435,10 +435,10 @@ func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire11(out *jwriter.Wri
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v Observed) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire11(w, v)
+	easyjsonF4688553EncodeGithubComPinholectxPinholeInternalWire11(w, v)
 }
 
-func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire12(out *jwriter.Writer, in Loaded) {
+func easyjsonF4688553EncodeGithubComPinholectxPinholeInternalWire12(out *jwriter.Writer, in Loaded) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -462,10 +462,10 @@ func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire12(out *jwriter.Wri
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v Loaded) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire12(w, v)
+	easyjsonF4688553EncodeGithubComPinholectxPinholeInternalWire12(w, v)
 }
 
-func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire13(out *jwriter.Writer, in Limits) {
+func easyjsonF4688553EncodeGithubComPinholectxPinholeInternalWire13(out *jwriter.Writer, in Limits) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -514,10 +514,10 @@ func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire13(out *jwriter.Wri
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v Limits) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire13(w, v)
+	easyjsonF4688553EncodeGithubComPinholectxPinholeInternalWire13(w, v)
 }
 
-func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire14(out *jwriter.Writer, in Feedback) {
+func easyjsonF4688553EncodeGithubComPinholectxPinholeInternalWire14(out *jwriter.Writer, in Feedback) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -551,10 +551,10 @@ func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire14(out *jwriter.Wri
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v Feedback) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire14(w, v)
+	easyjsonF4688553EncodeGithubComPinholectxPinholeInternalWire14(w, v)
 }
 
-func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire15(out *jwriter.Writer, in Describe) {
+func easyjsonF4688553EncodeGithubComPinholectxPinholeInternalWire15(out *jwriter.Writer, in Describe) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -594,10 +594,10 @@ func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire15(out *jwriter.Wri
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v Describe) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire15(w, v)
+	easyjsonF4688553EncodeGithubComPinholectxPinholeInternalWire15(w, v)
 }
 
-func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire16(out *jwriter.Writer, in Context) {
+func easyjsonF4688553EncodeGithubComPinholectxPinholeInternalWire16(out *jwriter.Writer, in Context) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -732,10 +732,10 @@ func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire16(out *jwriter.Wri
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v Context) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire16(w, v)
+	easyjsonF4688553EncodeGithubComPinholectxPinholeInternalWire16(w, v)
 }
 
-func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire17(out *jwriter.Writer, in Capability) {
+func easyjsonF4688553EncodeGithubComPinholectxPinholeInternalWire17(out *jwriter.Writer, in Capability) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -769,10 +769,10 @@ func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire17(out *jwriter.Wri
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v Capability) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire17(w, v)
+	easyjsonF4688553EncodeGithubComPinholectxPinholeInternalWire17(w, v)
 }
 
-func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire18(out *jwriter.Writer, in AuditEvent) {
+func easyjsonF4688553EncodeGithubComPinholectxPinholeInternalWire18(out *jwriter.Writer, in AuditEvent) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -845,10 +845,10 @@ func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire18(out *jwriter.Wri
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v AuditEvent) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire18(w, v)
+	easyjsonF4688553EncodeGithubComPinholectxPinholeInternalWire18(w, v)
 }
 
-func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire19(out *jwriter.Writer, in Audit) {
+func easyjsonF4688553EncodeGithubComPinholectxPinholeInternalWire19(out *jwriter.Writer, in Audit) {
 	out.RawByte('{')
 	first := true
 	_ = first
@@ -878,5 +878,5 @@ func easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire19(out *jwriter.Wri
 
 // MarshalEasyJSON supports easyjson.Marshaler interface
 func (v Audit) MarshalEasyJSON(w *jwriter.Writer) {
-	easyjsonF4688553EncodeGithubComPinholectxPinholeWasmWire19(w, v)
+	easyjsonF4688553EncodeGithubComPinholectxPinholeInternalWire19(w, v)
 }
