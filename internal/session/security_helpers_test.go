@@ -117,7 +117,7 @@ func (c *canaries) find(out []byte) string {
 var responsesChecked atomic.Int64
 
 // isInvisible reports the characters the module strips from every string
-// it projects (expose.Clean, as DESIGN decides): DEL and the C1 controls,
+// it projects (expose.Clean, as SECURITY.md §5 says): DEL and the C1 controls,
 // bidi embeddings, overrides, isolates and marks, zero-width characters,
 // word joiner and invisible operators, the Arabic letter mark, the
 // Mongolian vowel separator, the BOM and the tag characters that smuggle

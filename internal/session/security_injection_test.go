@@ -113,7 +113,7 @@ func TestInjectionCorpus(t *testing.T) {
 	}
 }
 
-// TestInvisibleAndControlCharacters pins the handling DESIGN decides for
+// TestInvisibleAndControlCharacters pins the handling SECURITY.md §5 gives
 // each class of character, in record fields, masked fields, state, feedback
 // and page text: invisible formatting characters, DEL and the C1 controls
 // are stripped; C0 control characters are escaped as \u00XX (never raw);
