@@ -10,10 +10,10 @@ GO_SOURCES := $(shell find wasm internal -name '*.go' -not -name '*_test.go') go
 WASM_FLAGS := -buildmode=c-shared -trimpath -buildvcs=false -ldflags='-s -w -buildid='
 
 # Fragments append their suites to TEST_TARGETS and benchmarks to BENCH_TARGETS.
-TEST_TARGETS := test-go
+TEST_TARGETS := test-go test-checks
 BENCH_TARGETS := bench-go
 
-.PHONY: all wasm cli test test-go generate check-generated check-notices vet bench bench-go demo fuzz clean
+.PHONY: all wasm cli test test-go generate check-generated check-notices test-checks vet bench bench-go demo fuzz clean
 all: wasm cli
 
 wasm: $(WASM)
@@ -61,6 +61,11 @@ check-notices:
 
 test-go: check-generated vet check-notices $(WASM)
 	$(GO) test -count=1 ./...
+
+# The checks above, tested: each fails on what it is meant to catch, in a
+# copy of the tree without git.
+test-checks:
+	.ci/checks-test.sh
 
 -include js/js.mk
 -include web/web.mk
