@@ -42,3 +42,14 @@ func Errorf(code, param, message string) *Error {
 type ErrorResponse struct {
 	Error *Error `json:"error"`
 }
+
+// Codes of last resort and of the bridge: internal_error (the session's
+// answer to a fault of its own, and the JavaScript bridge's when the module
+// fails twice in one call) and action_failed (produced only by the
+// JavaScript bridge, when the app's handler throws). Every code an answer
+// can carry is listed in this file; js/test/errors.test.js fails when the
+// bridge's list differs.
+const (
+	CodeInternal     = "internal_error"
+	CodeActionFailed = "action_failed"
+)
