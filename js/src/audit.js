@@ -10,7 +10,10 @@ export const MAX_WARNINGS = 100;
 
 /** @typedef {import('./rooms.js').AuditRoom} AuditRoom */
 
-/** @implements {AuditRoom} */
+/**
+ * Audit hands the bridge's and the module's audit events to onAudit.
+ * @implements {AuditRoom}
+ */
 export class Audit {
   /**
    * @param {((event: AuditEvent) => void) | undefined} sink the app's onAudit

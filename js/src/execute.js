@@ -49,7 +49,10 @@ const prototypeKeyError = (at) =>
 
 /** @typedef {import('./rooms.js').AgentRoom} AgentRoom */
 
-/** @implements {AgentRoom} */
+/**
+ * Agent answers an agent's describe and execute.
+ * @implements {AgentRoom}
+ */
 export class Agent {
   /** @param {AgentOptions} o */
   constructor(o) {

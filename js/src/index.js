@@ -94,7 +94,8 @@ export async function createPinhole(options) {
 /**
  * Bridge is the running bridge: it wires the rooms (rooms.ts) and answers
  * the public API.
- * @implements {Pinhole} @implements {AgentSurface}
+ * @implements {Pinhole}
+ * @implements {AgentSurface}
  */
 class Bridge {
   /** @param {WebAssembly.Module} module @param {PinholeOptions} o */

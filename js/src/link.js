@@ -4,7 +4,7 @@
 // increasing by adding an offset. Answers are parsed and their snapshot
 // fields rewritten by name (SNAPSHOT_FIELDS), never by matching text.
 import { Instance } from "./module.js";
-import { PinholeSetupError } from "./errors.js";
+import { errorOf, PinholeSetupError } from "./errors.js";
 
 /** @typedef {import('./rooms.js').LoadAnswer} LoadAnswer */
 /** @typedef {import('./rooms.js').LinkOptions} LinkOptions */
@@ -17,7 +17,10 @@ const SNAPSHOT_FIELDS = Object.freeze({
   after: ["from", "to"],
 });
 
-/** @param {unknown} id the sequence number of a snapshot id "sN", or -1 */
+/**
+ * seqOf reads the sequence number of a snapshot id "sN"; -1 for anything else.
+ * @param {unknown} id
+ */
 export const seqOf = (id) => (typeof id === "string" && /^s[0-9]+$/.test(id) ? Number(id.slice(1)) : -1);
 
 /** @param {unknown} v @returns {v is Record<string, any>} */
@@ -25,7 +28,10 @@ const isObj = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 
 /** @typedef {import('./rooms.js').ModuleLink} ModuleLink */
 
-/** @implements {ModuleLink} */
+/**
+ * Link is the bridge's connection to the module: one instance at a time.
+ * @implements {ModuleLink}
+ */
 export class Link {
   /** @param {WebAssembly.Module} module @param {LinkOptions} o */
   constructor(module, o) {
@@ -54,7 +60,8 @@ export class Link {
     const io = this.o.stderr ? { stderr: this.o.stderr } : undefined;
     this.inst = new Instance(this.module, io);
     const loaded = JSON.parse(this.raw(`{"op":"load","manifest":${this.o.manifestText},"key":${JSON.stringify(this.o.key)}}`));
-    if (!isObj(loaded) || "error" in loaded) throw new PinholeSetupError(loaded);
+    if (!isObj(loaded)) throw new PinholeSetupError(errorOf("internal_error", "the module's answer to load is not an object"));
+    if ("error" in loaded) throw new PinholeSetupError(/** @type {any} */ (loaded));
     return /** @type {LoadAnswer} */ (loaded);
   }
 

@@ -10,7 +10,10 @@ import { errorOf } from "./errors.js";
 
 /** @typedef {import('./rooms.js').ModuleCaller} ModuleCaller */
 
-/** @implements {ModuleCaller} */
+/**
+ * Recovery sends requests through the link and recovers from traps.
+ * @implements {ModuleCaller}
+ */
 export class Recovery {
   /** @param {ModuleLink} link @param {AuditRoom} audit */
   constructor(link, audit) {

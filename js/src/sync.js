@@ -17,7 +17,11 @@ export const DEFAULT_MAX_PATCH_OPS = 512;
 /** @typedef {import('./rooms.js').SyncRoom} SyncRoom */
 /** @typedef {import('./rooms.js').StateSource} StateSource */
 
-/** @implements {SyncRoom} @implements {StateSource} */
+/**
+ * Sync keeps the module's snapshot in step with the store.
+ * @implements {SyncRoom}
+ * @implements {StateSource}
+ */
 export class Sync {
   /** @param {SyncOptions} o */
   constructor(o) {
