@@ -187,15 +187,19 @@ func HasToken(s string) bool {
 		if s[i+2] != '_' {
 			continue
 		}
-		p := s[i : i+3]
-		if !strings.EqualFold(p, AliasPrefix) && !strings.EqualFold(p, PlaceholderPrefix) {
+		p := string([]byte{asciiLower(s[i]), asciiLower(s[i+1]), '_'})
+		if p != AliasPrefix && p != PlaceholderPrefix {
 			continue
 		}
 		if i > 0 && tokenNeighbour(s[i-1]) {
 			continue
 		}
 		rest := s[i+3:]
-		if tokenRun(strings.ToLower(rest[:tokenChars])) != tokenChars {
+		n := 0
+		for n < tokenChars && tokenChar(asciiLower(rest[n])) {
+			n++
+		}
+		if n != tokenChars {
 			continue
 		}
 		if len(rest) > tokenChars && tokenNeighbour(rest[tokenChars]) {
@@ -210,10 +214,20 @@ func HasToken(s string) bool {
 // (a–z, 2–7).
 func tokenRun(s string) int {
 	n := 0
-	for n < len(s) && (s[n] >= 'a' && s[n] <= 'z' || s[n] >= '2' && s[n] <= '7') {
+	for n < len(s) && tokenChar(s[n]) {
 		n++
 	}
 	return n
+}
+
+func tokenChar(c byte) bool { return c >= 'a' && c <= 'z' || c >= '2' && c <= '7' }
+
+// asciiLower lower-cases an ASCII letter.
+func asciiLower(c byte) byte {
+	if c >= 'A' && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
 }
 
 // tokenNeighbour reports whether c, next to a token shape, makes it part of
