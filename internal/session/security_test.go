@@ -712,10 +712,9 @@ func resolve(root any, ptr string) any {
 // Driving a session
 
 type driver struct {
-	t        testing.TB
-	w        *world
-	s        *session.Session
-	resolved int // placeholders prepare resolved to their planted value
+	t testing.TB
+	w *world
+	s *session.Session
 }
 
 func (d *driver) call(what string, req any) map[string]any {
