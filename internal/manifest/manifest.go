@@ -129,6 +129,8 @@ type Capability struct {
 	Region      int
 	Input       *jsonval.Value
 	InputJSON   []byte // canonical encoding of Input
+	// Slots are the input properties that take tokens (tokens.go).
+	Slots       []TokenSlot
 	Unavailable []Rule
 }
 

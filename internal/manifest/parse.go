@@ -425,6 +425,7 @@ func (c *compiler) capabilities(v *jsonval.Value) {
 			cp.Input = in
 		}
 		cp.InputJSON = jsonval.Marshal(cp.Input)
+		c.tokenSlots(&cp, at)
 		if u := it.Get("unavailable"); u != nil {
 			if u.Kind != jsonval.Array {
 				c.fail(at+"/unavailable", "must be an array")

@@ -11,7 +11,7 @@ import (
 // prepare checks.
 var schemaKeys = []string{"type", "description", "title", "properties", "required",
 	"additionalProperties", "enum", "minimum", "maximum", "minLength", "maxLength",
-	"items", "minItems", "maxItems"}
+	"items", "minItems", "maxItems", TokenKeyword}
 
 var schemaTypes = []string{"object", "array", "string", "number", "integer", "boolean", "null"}
 

@@ -2,7 +2,6 @@ package session
 
 import (
 	"github.com/pinholectx/pinhole/internal/jsonval"
-	"github.com/pinholectx/pinhole/internal/manifest"
 	"github.com/pinholectx/pinhole/internal/project"
 	"github.com/pinholectx/pinhole/internal/wire"
 )
@@ -67,9 +66,9 @@ func (s *Session) prepare(v *jsonval.Value) ([]byte, *wire.Error) {
 		// The reason is the application's text from the manifest.
 		return nil, wire.Errorf(wire.CodeCapabilityUnavailable, "capability", reason)
 	}
-	resolved, err := manifest.ResolveTokens(input, s.keyer.Resolve)
+	resolved, err := s.resolveTokens(ci, rec, input)
 	if err != nil {
-		return nil, err.(*wire.Error)
+		return nil, err
 	}
 	if e := cp.CheckInput(resolved); e != nil {
 		return nil, e
