@@ -7,7 +7,6 @@ import (
 	"github.com/pinholectx/pinhole/cmd/internal/lint"
 	"github.com/pinholectx/pinhole/internal/jsonval"
 	"github.com/pinholectx/pinhole/internal/manifest"
-	"github.com/pinholectx/pinhole/internal/wire"
 )
 
 // finding is one lint result. Messages name manifest paths, never values.
@@ -20,9 +19,8 @@ type finding struct {
 // (the same checks as `pinhole lint`), judging sample values in state when
 // it is not nil.
 func lintManifest(m, state *jsonval.Value) []finding {
-	plan, err := manifest.Compile(m)
-	if err != nil {
-		e := err.(*wire.Error)
+	plan, e := manifest.Compile(m)
+	if e != nil {
 		return []finding{{"error", e.Code, e.Message, e.Param}}
 	}
 	var out []finding

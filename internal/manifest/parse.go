@@ -13,8 +13,9 @@ const (
 	maxTextChars = 1024
 )
 
-// Parse parses and compiles a manifest from its JSON text.
-func Parse(data []byte) (*Plan, error) {
+// Parse parses and compiles a manifest from its JSON text. A fault is an
+// invalid_manifest error.
+func Parse(data []byte) (*Plan, *wire.Error) {
 	v, err := jsonval.Parse(data)
 	if err != nil {
 		return nil, wire.Errorf(wire.CodeInvalidManifest, "", "the manifest is not valid JSON: "+err.Error())
@@ -22,8 +23,10 @@ func Parse(data []byte) (*Plan, error) {
 	return Compile(v)
 }
 
-// Compile validates a parsed manifest and compiles it into a Plan.
-func Compile(v *jsonval.Value) (*Plan, error) {
+// Compile validates a parsed manifest and compiles it into a Plan. The
+// first fault is an invalid_manifest error whose Param is its JSON Pointer
+// in the manifest.
+func Compile(v *jsonval.Value) (*Plan, *wire.Error) {
 	c := compiler{plan: &Plan{Limits: Defaults, regionIndex: map[string]int{}, capabilityIndex: map[string]int{}}}
 	c.manifest(v)
 	if c.err == nil {

@@ -72,8 +72,9 @@ type op struct {
 
 // Apply applies the operations of the patch ops (a JSON array) to doc and
 // returns the new document. doc and ops are never modified; the result
-// shares every untouched node with doc. On error the result is nil.
-func Apply(doc *jsonval.Value, ops *jsonval.Value) (*jsonval.Value, error) {
+// shares every untouched node with doc. On error the result is nil and the
+// error names the operation at fault.
+func Apply(doc *jsonval.Value, ops *jsonval.Value) (*jsonval.Value, *Error) {
 	if ops == nil || ops.Kind != jsonval.Array {
 		return nil, &Error{Index: -1, Msg: "a patch must be an array of operations"}
 	}

@@ -61,7 +61,7 @@ func (s *Session) Call(req []byte) (out []byte) {
 	op := "unknown"
 	defer func() {
 		if r := recover(); r != nil {
-			out = errorJSON(wire.Errorf(CodeInternal, "", "internal error in operation "+strconv.Quote(op)+"; nothing was changed"))
+			out = errorJSON(wire.Errorf(wire.CodeInternal, "", "internal error in operation "+strconv.Quote(op)+"; nothing was changed"))
 		}
 		s.ev.Op, s.ev.Snapshot, s.ev.BytesIn, s.ev.BytesOut = op, s.id, len(req), len(out)
 		s.audit.record(s.ev, out)
@@ -112,9 +112,6 @@ func (s *Session) Call(req []byte) (out []byte) {
 	return resp
 }
 
-// CodeInternal reports a fault of the module itself, never of the input.
-const CodeInternal = "internal_error"
-
 func errorJSON(e *wire.Error) []byte {
 	e.Message = scrub(e.Message)
 	if expose.IsCredential(e.Param) {
@@ -135,16 +132,16 @@ func scrub(msg string) string {
 func (s *Session) load(v *jsonval.Value) ([]byte, *wire.Error) {
 	for _, k := range v.Keys {
 		if k != "op" && k != "manifest" && k != "key" {
-			return nil, project.UnknownParam("load", k, "manifest and key")
+			return nil, UnknownParam("load", k, "manifest and key")
 		}
 	}
 	m := v.Get("manifest")
 	if m == nil {
 		return nil, wire.Errorf(wire.CodeInvalidManifest, "manifest", "load needs a manifest")
 	}
-	plan, err := manifest.Compile(m)
-	if err != nil {
-		return nil, err.(*wire.Error)
+	plan, e := manifest.Compile(m)
+	if e != nil {
+		return nil, e
 	}
 	var key []byte
 	if k := v.Get("key"); k != nil {
@@ -169,7 +166,7 @@ func (s *Session) observe(v *jsonval.Value) ([]byte, *wire.Error) {
 	}
 	for _, k := range v.Keys {
 		if k != "op" && k != "state" && k != "patch" {
-			return nil, project.UnknownParam("observe", k, "state or patch")
+			return nil, UnknownParam("observe", k, "state or patch")
 		}
 	}
 	st, ops := v.Get("state"), v.Get("patch")
@@ -184,14 +181,10 @@ func (s *Session) observe(v *jsonval.Value) ([]byte, *wire.Error) {
 		pruned, orig := s.plan.PrunePatch(ops)
 		next, err := patch.Apply(s.snap.Root, pruned)
 		if err != nil {
-			param := "patch"
-			if pe, ok := err.(*patch.Error); ok {
-				if pe.Index >= 0 && pe.Index < len(orig) {
-					pe.Index = orig[pe.Index] // name the caller's operation
-				}
-				param = pe.Param()
+			if err.Index >= 0 && err.Index < len(orig) {
+				err.Index = orig[err.Index] // name the caller's operation
 			}
-			return nil, wire.Errorf(wire.CodeInvalidState, param, "the patch does not apply: "+err.Error()+"; the previous state stays in force")
+			return nil, wire.Errorf(wire.CodeInvalidState, err.Param(), "the patch does not apply: "+err.Error()+"; the previous state stays in force")
 		}
 		if manifest.NeedsPrune(ops) {
 			next = s.plan.Prune(next)
@@ -237,7 +230,7 @@ func (s *Session) describe(v *jsonval.Value, raw []byte) ([]byte, *wire.Error) {
 	if s.snap == nil {
 		return nil, wire.Errorf(wire.CodeNotLoaded, "", "observe a state before describe")
 	}
-	req, e := project.ParseRequest(v, &s.plan.Limits)
+	req, e := parseDescribe(v, &s.plan.Limits)
 	if e != nil {
 		return nil, e
 	}
