@@ -14,29 +14,34 @@ import (
 // Format is the manifest format this package reads.
 const Format = 1
 
-// Defaults are the limits in force when a manifest sets none.
-var Defaults = wire.Limits{
-	DefaultLimit:       8,
-	MaxLimit:           50,
-	MaxRecordSelection: 20,
-	MaxRecordIds:       1000,
-	MaxFieldChars:      512,
-	MaxFeedback:        20,
-	MaxUnavailable:     20,
-	MaxResponseBytes:   65536,
+// Defaults returns the limits in force when a manifest sets none.
+func Defaults() wire.Limits {
+	return wire.Limits{
+		DefaultLimit:       8,
+		MaxLimit:           50,
+		MaxRecordSelection: 20,
+		MaxRecordIds:       1000,
+		MaxFieldChars:      512,
+		MaxFeedback:        20,
+		MaxUnavailable:     20,
+		MaxResponseBytes:   65536,
+	}
 }
 
-// HardMax are the implementation's declared maximums: a manifest may lower a
-// limit or raise it up to these, never beyond.
-var HardMax = wire.Limits{
-	DefaultLimit:       200,
-	MaxLimit:           200,
-	MaxRecordSelection: 20,
-	MaxRecordIds:       10000,
-	MaxFieldChars:      8192,
-	MaxFeedback:        200,
-	MaxUnavailable:     500,
-	MaxResponseBytes:   1 << 20,
+// HardMax returns the implementation's declared maximums: a manifest may
+// lower a limit or raise it up to these, never beyond. They are a function
+// of the build, not a setting: nothing in a process can raise them.
+func HardMax() wire.Limits {
+	return wire.Limits{
+		DefaultLimit:       200,
+		MaxLimit:           200,
+		MaxRecordSelection: 20,
+		MaxRecordIds:       10000,
+		MaxFieldChars:      8192,
+		MaxFeedback:        200,
+		MaxUnavailable:     500,
+		MaxResponseBytes:   1 << 20,
+	}
 }
 
 // MinResponseBytes is the smallest maxResponseBytes a manifest may set.

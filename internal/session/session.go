@@ -101,7 +101,7 @@ func (s *Session) Call(req []byte) (out []byte) {
 		resp, e = s.audit.drain(), nil
 	case "version":
 		resp = wire.Encode(&wire.Version{Version: Version, Format: manifest.Format, ABI: ABI,
-			Limits: manifest.HardMax, MaxState: MaxRequestBytes})
+			Limits: manifest.HardMax(), MaxState: MaxRequestBytes})
 	default:
 		op = "unknown"
 		e = wire.Errorf(wire.CodeInvalidRequest, "op", "unknown operation; ops are load, observe, describe, prepare, after, audit, version")
