@@ -30,7 +30,6 @@ import (
 	"github.com/tetratelabs/wazero/api"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 
-	"github.com/pinholectx/pinhole/internal/jsonval"
 	"github.com/pinholectx/pinhole/internal/wire"
 )
 
@@ -220,25 +219,13 @@ func (s *Session) Close(ctx context.Context) error {
 // per-session key that derives aliases and placeholders (16 to 256 bytes);
 // when it is empty the module draws a random one, as production should.
 func (s *Session) Load(ctx context.Context, manifest []byte, key string) ([]byte, error) {
-	req := make([]byte, 0, len(manifest)+len(key)+40)
-	req = append(req, `{"op":"load","manifest":`...)
-	req = append(req, manifest...)
-	if key != "" {
-		req = append(req, `,"key":`...)
-		req = jsonval.AppendString(req, key)
-	}
-	req = append(req, '}')
-	return s.op(ctx, req)
+	return s.op(ctx, wire.LoadRequest(manifest, key))
 }
 
 // Observe hands the module the full declared state (its JSON text: an
 // object holding only what the load answer's reads allow).
 func (s *Session) Observe(ctx context.Context, state []byte) ([]byte, error) {
-	req := make([]byte, 0, len(state)+32)
-	req = append(req, `{"op":"observe","state":`...)
-	req = append(req, state...)
-	req = append(req, '}')
-	return s.op(ctx, req)
+	return s.op(ctx, wire.ObserveRequest(state))
 }
 
 // Describe asks for the context. request is the describe request object of
@@ -246,21 +233,10 @@ func (s *Session) Observe(ctx context.Context, state []byte) ([]byte, error) {
 // nil or empty means {}. A request that is not an object is answered with
 // an invalid_request error without a call into the module.
 func (s *Session) Describe(ctx context.Context, request []byte) ([]byte, error) {
-	body := bytes.TrimSpace(request)
-	if len(body) == 0 {
-		body = []byte("{}")
-	}
-	if body[0] != '{' {
-		e := wire.Errorf(wire.CodeInvalidRequest, "", "a describe request is a JSON object")
+	req, e := wire.DescribeRequest(request)
+	if e != nil {
 		return wire.Encode(&wire.ErrorResponse{Error: e}), e
 	}
-	rest := bytes.TrimSpace(body[1:])
-	req := make([]byte, 0, len(body)+16)
-	req = append(req, `{"op":"describe"`...)
-	if len(rest) > 0 && rest[0] != '}' {
-		req = append(req, ',')
-	}
-	req = append(req, rest...)
 	return s.op(ctx, req)
 }
 
