@@ -19,7 +19,9 @@ const ticketsState = `{"tickets": [
 
 func Example() {
 	s := pinhole.NewSession() // one per agent session
-	if _, err := s.Load([]byte(ticketsManifest), ""); err != nil { // "": a random session key
+
+	// "": the session draws a random key for aliases and placeholders.
+	if _, err := s.Load([]byte(ticketsManifest), ""); err != nil {
 		log.Fatal(err)
 	}
 	if _, err := s.Observe([]byte(ticketsState)); err != nil {
