@@ -1,9 +1,19 @@
-// Package manifest parses, validates and compiles a Pinhole manifest
-// (format 1, DESIGN §5) into a Plan: everything the projection needs, checked
-// once, so that no describe has to look at the manifest text again.
+// Package manifest compiles a Pinhole manifest (format 1) into a Plan:
+// everything the projection needs, checked once, so that no describe has to
+// look at the manifest text again. The Plan holds the declared regions,
+// collections, fields with their exposure modes, state, feedback and
+// capabilities, the limits in force, and Reads, every store path the bridge
+// may send.
 //
-// Every fault is reported as an invalid_manifest error whose Param is the
-// JSON Pointer of the offending place in the manifest.
+// Compiled conditions (Cond) and capability input schemas stay with the
+// Plan and judge values themselves (Cond.Eval, Capability.CheckInput), the
+// way a compiled regexp matches: what the compiler admitted and what is
+// evaluated are one grammar, kept in one place. A new exposure mode is
+// declared here (Expose) and applied in package expose.
+//
+// Every fault is an invalid_manifest *wire.Error whose Param is the JSON
+// Pointer of the offending place in the manifest. A Plan is read-only once
+// compiled: project, session and the lint share it.
 package manifest
 
 import (
@@ -50,7 +60,7 @@ const MinResponseBytes = 4096
 // Expose says how a field's value reaches the agent.
 type Expose uint8
 
-// The exposure modes of DESIGN §5.
+// The exposure modes a field may declare (its "expose" key).
 const (
 	Plain Expose = iota
 	Mask

@@ -1,6 +1,6 @@
 // Package patch applies RFC 6902 JSON Patch documents to immutable jsonval
 // trees, so that observe can take a patch against the last declared state
-// instead of the whole state (DESIGN §3).
+// instead of the whole state.
 //
 // Apply never changes the document it is given. It copies only the
 // containers on the paths an operation touches (copy on write) and shares

@@ -1,9 +1,13 @@
-// Package session is the module's one entry point: a Session takes one JSON
+// Package session is the core's one entry point: a Session takes one JSON
 // request ({"op": ...}) and returns one JSON response, holding the loaded
-// plan, the current snapshot and the audit queue between calls (DESIGN §3).
+// plan, the current snapshot, the recent snapshots and the audit queue
+// between calls. It parses and checks every request (request.go), runs
+// load and observe (session.go), prepare (prepare.go) and after
+// (after.go), and keeps the audit log (audit.go).
 //
-// The ABI layer in wasm/, the wazero host, the CLI and the Worker all drive
-// the core through Session.Call, so every runtime shares one behaviour. A
+// The ABI layer in wasm/, the native API (package pinhole), the CLI and the
+// Worker all drive the core through Session.Call, so every runtime shares
+// one behaviour. A
 // failed operation never changes what is in force: a bad load keeps the
 // previous manifest, a bad observe keeps the previous snapshot.
 package session
@@ -22,7 +26,8 @@ import (
 // Version is the module's version, reported by the version operation.
 const Version = "0.1.0"
 
-// ABI is the version of the exported-function interface (DESIGN §3).
+// ABI is the version of the module's exported-function interface
+// (pinhole_alloc, pinhole_call, pinhole_free).
 const ABI = 1
 
 // MaxRequestBytes bounds one request, a full observe included.
