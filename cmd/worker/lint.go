@@ -7,6 +7,7 @@ import (
 	"github.com/pinholectx/pinhole/cmd/internal/lint"
 	"github.com/pinholectx/pinhole/internal/jsonval"
 	"github.com/pinholectx/pinhole/internal/manifest"
+	"github.com/pinholectx/pinhole/internal/wire"
 )
 
 // finding is one lint result. Messages name manifest paths, never values.
@@ -25,7 +26,7 @@ func lintManifest(m, state *jsonval.Value) []finding {
 	}
 	var out []finding
 	for _, f := range lint.Plan(plan, state) {
-		out = append(out, finding{"warning", "risky_declaration", f.At + ": " + f.Message, f.At})
+		out = append(out, finding{"warning", wire.FindingRiskyDeclaration, f.At + ": " + f.Message, f.At})
 	}
 	return out
 }

@@ -47,6 +47,11 @@ const (
 	CodeInternal = "internal_error"
 )
 
+// FindingRiskyDeclaration is the code of a lint warning (the Worker's
+// /v1/lint findings): a declaration that may expose what it should not. It
+// is a finding, never an error response, so it is not among Codes.
+const FindingRiskyDeclaration = "risky_declaration"
+
 // Codes returns every error code above, in the order they are listed.
 func Codes() []string {
 	return []string{
