@@ -8,8 +8,8 @@
 // A Session is one agent session: a loaded manifest, its snapshots, a
 // session key and an audit queue, isolated from every other Session.
 // Session.Call speaks the module's protocol: one JSON request in, one JSON
-// response out. Load, Observe, Describe, Prepare and After build the
-// request for one operation and return the response bytes together with an
+// response out. Load, Observe, ObservePatch, Describe, Prepare and After
+// build the request for one operation and return the response bytes together with an
 // error that is a *Error when the answer is {"error": ...}.
 //
 //	s := pinhole.NewSession()
@@ -116,6 +116,13 @@ func (s *Session) Load(manifest []byte, key string) ([]byte, error) {
 // Undeclared data in it is pruned before anything is kept.
 func (s *Session) Observe(state []byte) ([]byte, error) {
 	return s.op(wire.ObserveRequest(state))
+}
+
+// ObservePatch hands the session an RFC 6902 JSON Patch (its JSON text)
+// against the state it last observed: the cheap way to follow a store that
+// changes a little at a time. A patch that does not apply changes nothing.
+func (s *Session) ObservePatch(patch []byte) ([]byte, error) {
+	return s.op(wire.ObservePatchRequest(patch))
 }
 
 // Describe asks for the context. request is the describe request object

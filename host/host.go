@@ -15,8 +15,8 @@
 //	resp, err := s.Load(ctx, manifestJSON, "")
 //
 // Session.Call speaks the raw ABI: one JSON request in, one JSON response
-// out. Load, Observe, Describe, Prepare and After build the request for one
-// operation and return the response bytes together with a *pinhole.Error
+// out. Load, Observe, ObservePatch, Describe, Prepare and After build the
+// request for one operation and return the response bytes together with a *pinhole.Error
 // when the module answered {"error": ...}.
 package host
 
@@ -229,6 +229,13 @@ func (s *Session) Load(ctx context.Context, manifest []byte, key string) ([]byte
 // object holding only what the load answer's reads allow).
 func (s *Session) Observe(ctx context.Context, state []byte) ([]byte, error) {
 	return s.op(ctx, wire.ObserveRequest(state))
+}
+
+// ObservePatch hands the module an RFC 6902 JSON Patch (its JSON text)
+// against the state it last observed. A patch that does not apply changes
+// nothing.
+func (s *Session) ObservePatch(ctx context.Context, patch []byte) ([]byte, error) {
+	return s.op(ctx, wire.ObservePatchRequest(patch))
 }
 
 // Describe asks for the context. request is the describe request object

@@ -18,6 +18,8 @@ func TestSameAsNative(t *testing.T) {
 	const key = "a fixed key of 24 bytes!"
 	m, st := readFile(t, "orders/manifest.json"), readFile(t, "orders/state.json")
 	shipped := bytes.Replace(st, []byte(`"Ready to ship"`), []byte(`"Shipped"`), 1)
+	patch := []byte(`[{"op":"replace","path":"/orders/items/1/status","value":"Ready to ship"}]`)
+	badPatch := []byte(`[{"op":"remove","path":"/orders/items/-0"},{"op":"remove","path":"/orders/filter/+0"}]`)
 	steps := []struct {
 		name   string
 		wasm   func() ([]byte, error)
@@ -40,6 +42,9 @@ func TestSameAsNative(t *testing.T) {
 		}, pinhole.CodeInvalidInput},
 		{"observe change", func() ([]byte, error) { return w.Observe(ctx, shipped) }, func() ([]byte, error) { return n.Observe(shipped) }, ""},
 		{"after", func() ([]byte, error) { return w.After(ctx, "s1") }, func() ([]byte, error) { return n.After("s1") }, ""},
+		{"patch", func() ([]byte, error) { return w.ObservePatch(ctx, patch) }, func() ([]byte, error) { return n.ObservePatch(patch) }, ""},
+		{"patch error", func() ([]byte, error) { return w.ObservePatch(ctx, badPatch) }, func() ([]byte, error) { return n.ObservePatch(badPatch) }, pinhole.CodeInvalidState},
+		{"after patch", func() ([]byte, error) { return w.After(ctx, "s2") }, func() ([]byte, error) { return n.After("s2") }, ""},
 		{"after error", func() ([]byte, error) { return w.After(ctx, "s9") }, func() ([]byte, error) { return n.After("s9") }, pinhole.CodeStaleSnapshot},
 	}
 	for _, step := range steps {
