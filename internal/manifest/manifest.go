@@ -162,8 +162,8 @@ func (c *Capability) Scope() string {
 	return "page"
 }
 
-// RegionIndex returns the index of the region named id, or -1.
-func (p *Plan) RegionIndex(id string) int {
+// lookupRegion returns the index of the region named id, or -1.
+func (p *Plan) lookupRegion(id string) int {
 	if i, ok := p.regionIndex[id]; ok {
 		return i
 	}

@@ -243,7 +243,7 @@ func (c *compiler) regions(v *jsonval.Value) {
 			return
 		}
 		r := Region{ID: c.str(it.Get("id"), at+"/id", maxNameChars), Parent: -1}
-		if c.err == nil && c.plan.RegionIndex(r.ID) >= 0 {
+		if c.err == nil && c.plan.lookupRegion(r.ID) >= 0 {
 			c.fail(at+"/id", "duplicate region id")
 			return
 		}
@@ -266,7 +266,7 @@ func (c *compiler) regions(v *jsonval.Value) {
 		if name == "" {
 			continue
 		}
-		j := c.plan.RegionIndex(name)
+		j := c.plan.lookupRegion(name)
 		if j < 0 {
 			c.fail("/regions/"+strconv.Itoa(i)+"/parent", "names a region that is not declared")
 			return
@@ -300,7 +300,7 @@ func (c *compiler) regionRef(v *jsonval.Value, at string) int {
 	if c.err != nil {
 		return -1
 	}
-	i := c.plan.RegionIndex(name)
+	i := c.plan.lookupRegion(name)
 	if i < 0 {
 		c.fail(at, "names a region that is not declared")
 	}
