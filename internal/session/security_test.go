@@ -1125,9 +1125,9 @@ func (d *driver) checkPrepare(what string, req map[string]any) bool {
 // the bridge sends) holds none of the canaries of undeclared places.
 func checkPruned(t testing.TB, what string, w *world) {
 	t.Helper()
-	plan, err := manifest.Parse(mustJSON(w.manifest))
-	if err != nil {
-		t.Fatalf("%s: %v", what, err)
+	plan, merr := manifest.Parse(mustJSON(w.manifest))
+	if merr != nil {
+		t.Fatalf("%s: %v", what, merr)
 	}
 	st, err := jsonval.Parse(mustJSON(w.state))
 	if err != nil {

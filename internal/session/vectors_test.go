@@ -464,6 +464,32 @@ func vectors(t *testing.T) []vector {
 			 {"name":"p.path","description":"page rule","scope":"page","region":"r","unavailable":[{"when":{"path":"/flag","eq":true},"reason":"flag set"},{"when":{"path":"/flag","exists":false},"reason":"flag missing"}]}]}`)},
 			doc{parse(t, `{"flag":true,"c":[{"id":"1","n":1,"t":"x"},{"id":"2","n":2},{"id":"3","n":3.5,"t":"y"},{"id":"4","n":5,"t":"z"},{"id":"5","n":"3","t":"a"}]}`)},
 			d(""))},
+		// Conformance: RFC 6901 array index tokens are "0" or digits without
+		// a leading zero; "-" only as the last token of an add.
+		{"conformance-index-tokens", seq(m.with(t, "/state/second", `"/orders/sort/+1"`).with(t, "/state/first", `"/orders/sort/0"`),
+			st.with(t, "/orders/sort", `["-created","total"]`),
+			d(`"limit":1`),
+			patchReq(`[{"op":"add","path":"/orders/sort/+0","value":"x"}]`),
+			patchReq(`[{"op":"remove","path":"/orders/sort/-0"}]`),
+			patchReq(`[{"op":"replace","path":"/orders/sort/+01","value":"x"}]`),
+			patchReq(`[{"op":"test","path":"/orders/sort/01","value":"total"}]`),
+			patchReq(`[{"op":"replace","path":"/orders/sort/-","value":"x"}]`),
+			patchReq(`[{"op":"remove","path":"/orders/items/-0"}]`),
+			patchReq(`[{"op":"test","path":"/orders/sort/1","value":"total"},{"op":"add","path":"/orders/sort/-","value":"number"}]`),
+			d(`"limit":1`))},
+		// Conformance: the input schema counts 2.0 as an integer, and
+		// required takes any name properties takes.
+		{"conformance-schema-integers", seq(m.with(t, "/capabilities/4", `{"name":"order.tag","description":"Tag the order","scope":"record","region":"orders",
+			"input":{"type":"object","properties":{"tag":{"type":"string","minLength":1.0,"maxLength":3.0},"list":{"type":"array","minItems":1e0,"maxItems":2.0},"a\u0001b":{"type":"boolean"}},
+			"required":["tag","a\u0001b"],"additionalProperties":false}}`), st,
+			d(`"record":["SO-1001"]`),
+			prepareReq(`"capability":"order.tag","record":"SO-1001","input":{"tag":"abc","list":[1,2],"a\u0001b":true}`),
+			prepareReq(`"capability":"order.tag","record":"SO-1001","input":{"tag":"abcd","a\u0001b":true}`),
+			prepareReq(`"capability":"order.tag","record":"SO-1001","input":{"tag":"","a\u0001b":true}`),
+			prepareReq(`"capability":"order.tag","record":"SO-1001","input":{"tag":"a","list":[],"a\u0001b":true}`),
+			prepareReq(`"capability":"order.tag","record":"SO-1001","input":{"tag":"a","list":[1,2,3],"a\u0001b":true}`),
+			prepareReq(`"capability":"order.tag","record":"SO-1001","input":{"tag":"a"}`),
+			loadReq(m.with(t, "/capabilities/0/input/properties/carrier/maxLength", `2.5`)))},
 		// Operations around the projection.
 		{"version-and-audit", append(seq(m, st, d(`"limit":1`), d(`"limit":0`)), lines(`{"op":"audit"}`, `{"op":"audit"}`, `{"op":"version"}`)...)},
 	}
