@@ -60,8 +60,7 @@ func TestTokenSlots(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			plan, err := Parse([]byte(slotManifest(c.scope, c.region, c.input)))
 			if c.param != "" {
-				e, ok := err.(*wire.Error)
-				if !ok || e.Code != wire.CodeInvalidManifest || e.Param != c.param {
+				if err == nil || err.Code != wire.CodeInvalidManifest || err.Param != c.param {
 					t.Fatalf("want invalid_manifest at %s, got %v", c.param, err)
 				}
 				return
