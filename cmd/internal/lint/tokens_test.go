@@ -58,9 +58,9 @@ func TestTokenFindingsOrders(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plan, err := manifest.Parse(b)
-	if err != nil {
-		t.Fatal(err)
+	plan, perr := manifest.Parse(b)
+	if perr != nil {
+		t.Fatal(perr)
 	}
 	if f := tokenFindings(plan); len(f) != 0 {
 		t.Fatalf("findings on the orders example: %v", f)
