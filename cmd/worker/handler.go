@@ -30,7 +30,6 @@ import (
 	"strings"
 
 	"github.com/pinholectx/pinhole/internal/jsonval"
-	"github.com/pinholectx/pinhole/internal/project"
 	"github.com/pinholectx/pinhole/internal/session"
 	"github.com/pinholectx/pinhole/internal/wire"
 )
@@ -216,7 +215,7 @@ func parseObject(w http.ResponseWriter, body []byte, allowed ...string) *jsonval
 	for _, k := range v.Keys {
 		if !slices.Contains(allowed, k) {
 			// The member name is the caller's text: named only when short and plain.
-			e := project.UnknownParam("body", k, strings.Join(allowed, ", "))
+			e := session.UnknownParam("body", k, strings.Join(allowed, ", "))
 			writeError(w, http.StatusBadRequest, e.Code, e.Param, e.Message)
 			return nil
 		}
@@ -243,7 +242,7 @@ func (h *Handler) manifestOf(w http.ResponseWriter, v *jsonval.Value) *jsonval.V
 	}
 	all, err := h.manifests()
 	if err != nil {
-		writeError(w, http.StatusInternalServerError, session.CodeInternal, "", err.Error())
+		writeError(w, http.StatusInternalServerError, wire.CodeInternal, "", err.Error())
 		return nil
 	}
 	if m = all.Get(id.S); m == nil {
@@ -281,7 +280,7 @@ func statusFor(code string) int {
 		return http.StatusUnprocessableEntity
 	case wire.CodeStateTooLarge:
 		return http.StatusRequestEntityTooLarge
-	case session.CodeInternal, wire.CodeNotLoaded:
+	case wire.CodeInternal, wire.CodeNotLoaded:
 		return http.StatusInternalServerError
 	}
 	return http.StatusBadRequest
@@ -295,12 +294,12 @@ func errorCode(resp []byte) string {
 	}
 	v, err := jsonval.Parse(resp)
 	if err != nil {
-		return session.CodeInternal
+		return wire.CodeInternal
 	}
 	if c := v.Get("error").Get("code"); c != nil && c.Kind == jsonval.String {
 		return c.S
 	}
-	return session.CodeInternal
+	return wire.CodeInternal
 }
 
 // describe runs load, observe and describe in a fresh session and answers
@@ -469,7 +468,7 @@ func (h *Handler) version(w http.ResponseWriter, _ []byte, _ string) {
 	out = append(out, `,"manifests":[`...)
 	all, err := h.manifests()
 	if err != nil {
-		writeError(w, http.StatusInternalServerError, session.CodeInternal, "", err.Error())
+		writeError(w, http.StatusInternalServerError, wire.CodeInternal, "", err.Error())
 		return
 	}
 	for i, id := range all.Keys {
