@@ -45,6 +45,9 @@ const (
 	// CodeInternal: a fault of the implementation or its configuration,
 	// never of the input (module, host, Worker, bridge).
 	CodeInternal = "internal_error"
+	// CodeActionFailed: the application's handler for a capability threw
+	// (the JavaScript bridge only; the message never carries what it threw).
+	CodeActionFailed = "action_failed"
 )
 
 // FindingRiskyDeclaration is the code of a lint warning (the Worker's
@@ -59,6 +62,7 @@ func Codes() []string {
 		CodeInvalidOffset, CodeUnknownRecord, CodeInvalidManifest, CodeInvalidState,
 		CodeStateTooLarge, CodeUnknownCapability, CodeCapabilityUnavailable,
 		CodeInvalidInput, CodeStaleSnapshot, CodeNotLoaded, CodeInternal,
+		CodeActionFailed,
 	}
 }
 
@@ -86,14 +90,3 @@ func Errorf(code, param, message string) *Error {
 type ErrorResponse struct {
 	Error *Error `json:"error"`
 }
-
-// Codes of last resort and of the bridge: internal_error (the session's
-// answer to a fault of its own, and the JavaScript bridge's when the module
-// fails twice in one call) and action_failed (produced only by the
-// JavaScript bridge, when the app's handler throws). Every code an answer
-// can carry is listed in this file; js/test/errors.test.js fails when the
-// bridge's list differs.
-const (
-	CodeInternal     = "internal_error"
-	CodeActionFailed = "action_failed"
-)
