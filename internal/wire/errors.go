@@ -2,8 +2,9 @@ package wire
 
 // Error codes: the one list of every code an error response can carry,
 // whoever answers it (the module, the Go host, the CLI, the Worker or the
-// JavaScript bridge). js/src/types.ts mirrors it as a union. A new code is
-// added here, with who answers it, and nowhere else first.
+// JavaScript bridge). js/src/types.ts mirrors it as a union and
+// js/src/errors.js as a list; js/test/errors.test.js fails when they differ.
+// A new code is added here, with who answers it, and nowhere else first.
 const (
 	// CodeInvalidRequest: a request that is not JSON, has no or an unknown
 	// op, an unknown or malformed parameter (module, host, CLI, Worker).

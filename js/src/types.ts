@@ -1,7 +1,8 @@
 // The one type file of @pinholectx/pinhole: every public type is declared
 // here and every .d.ts of the package is generated from it (the JavaScript
 // sources refer to these types in JSDoc). The wire shapes mirror the Go
-// types of internal/wire (DESIGN §4); keep both in step.
+// types of internal/wire (DESIGN §4); keep both in step. The interfaces
+// between the bridge's own modules, which are not public, are in rooms.ts.
 
 /** Where pinhole.wasm comes from: a compiled module, bytes, a Response,
  * a URL, or a string (a file path in Node, a URL in a browser). */
