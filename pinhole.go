@@ -55,6 +55,7 @@ const (
 	CodeStaleSnapshot         = wire.CodeStaleSnapshot
 	CodeNotLoaded             = wire.CodeNotLoaded
 	CodeInternal              = wire.CodeInternal
+	CodeActionFailed          = wire.CodeActionFailed // answered by the JavaScript bridge only
 )
 
 // MaxRequestBytes bounds one request, a full observe included; a larger

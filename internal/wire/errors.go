@@ -2,8 +2,9 @@ package wire
 
 // Error codes: the one list of every code an error response can carry,
 // whoever answers it (the module, the Go host, the CLI, the Worker or the
-// JavaScript bridge). js/src/types.ts mirrors it as a union. A new code is
-// added here, with who answers it, and nowhere else first.
+// JavaScript bridge). js/src/types.ts mirrors it as a union and
+// js/src/errors.js as a list; js/test/errors.test.js fails when they differ.
+// A new code is added here, with who answers it, and nowhere else first.
 const (
 	// CodeInvalidRequest: a request that is not JSON, has no or an unknown
 	// op, an unknown or malformed parameter (module, host, CLI, Worker).
@@ -45,6 +46,9 @@ const (
 	// CodeInternal: a fault of the implementation or its configuration,
 	// never of the input (module, host, Worker, bridge).
 	CodeInternal = "internal_error"
+	// CodeActionFailed: the application's handler for a capability threw
+	// (the JavaScript bridge only; the message never carries what it threw).
+	CodeActionFailed = "action_failed"
 )
 
 // FindingRiskyDeclaration is the code of a lint warning (the Worker's
@@ -59,6 +63,7 @@ func Codes() []string {
 		CodeInvalidOffset, CodeUnknownRecord, CodeInvalidManifest, CodeInvalidState,
 		CodeStateTooLarge, CodeUnknownCapability, CodeCapabilityUnavailable,
 		CodeInvalidInput, CodeStaleSnapshot, CodeNotLoaded, CodeInternal,
+		CodeActionFailed,
 	}
 }
 
