@@ -494,7 +494,7 @@ func (h *Handler) batch(w http.ResponseWriter, body []byte, mt string) {
 // version answers with the module's version operation and the Worker's own
 // bounds and bindings (ids only).
 func (h *Handler) version(w http.ResponseWriter, _ []byte, _ string) {
-	out := append([]byte(`{"module":`), session.NewWithRandom(randkey.Fill).Call([]byte(`{"op":"version"}`))...)
+	out := append([]byte(`{"module":`), session.NewWithRandom(randkey.Fill).Call(wire.VersionRequest())...)
 	out = append(out, `,"worker":{"maxBodyBytes":`...)
 	out = strconv.AppendInt(out, h.cfg.MaxBodyBytes, 10)
 	out = append(out, `,"maxBatch":`...)
