@@ -436,7 +436,8 @@ func (h *Handler) describe(w http.ResponseWriter, body []byte, _ string) {
 // in the answer and the status is 200 whenever the batch is well formed
 // and its answers fit the response bound together. A batch whose answers
 // would not fit is refused as soon as the sum passes the bound, and
-// nothing of it is sent.
+// nothing of it is sent. A batch with a patch that copies is refused before
+// anything runs (copiesInPatch).
 func (h *Handler) batch(w http.ResponseWriter, body []byte, mt string) {
 	var reqs [][]byte
 	if mt == typeNDJSON {
@@ -453,6 +454,13 @@ func (h *Handler) batch(w http.ResponseWriter, body []byte, mt string) {
 		reqs, ok = splitArray(body)
 		if !ok || len(reqs) == 0 || len(reqs) > h.cfg.MaxBatch {
 			writeError(w, http.StatusBadRequest, wire.CodeInvalidRequest, "body", "the body must be a JSON array of 1 to "+strconv.Itoa(h.cfg.MaxBatch)+" module requests")
+			return
+		}
+	}
+	for _, req := range reqs {
+		if copiesInPatch(req) {
+			writeError(w, http.StatusBadRequest, wire.CodeInvalidRequest, "body",
+				"the Worker takes no copy operations in patches: a copy shares the value it copies, so a few copies of copies make a state millions of times its size; send the value with add instead")
 			return
 		}
 	}

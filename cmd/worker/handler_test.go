@@ -648,3 +648,39 @@ func TestResponseBoundSettings(t *testing.T) {
 	wantError(t, do(batch, "POST", "/v1/session", "application/json", []byte("["+strings.Repeat(`{"op":"version"},`, 3)+`{"op":"version"}]`)), 400, "invalid_request", "body")
 	wantError(t, do(batch, "POST", "/v1/session", "application/x-ndjson", []byte(strings.Repeat("{\"op\":\"version\"}\n", 4))), 400, "invalid_request", "body")
 }
+
+// TestSessionPatchCopyRefused: copy shares the value it copies, so a patch
+// of n copies of copies makes a declared value 2^n times larger; every walk
+// of it (checks, describe) then costs that much. The Worker refuses any
+// batch with a copy, before it runs anything.
+func TestSessionPatchCopyRefused(t *testing.T) {
+	m := strings.ReplaceAll(string(readFile(t, "../../testdata/orders/manifest.json")), "\n", " ")
+	copies := func(n int, op string) []byte {
+		ops := make([]string, n)
+		for i := range ops {
+			ops[i] = `{"op":"` + op + `","from":"/orders/items/0/items","path":"/orders/items/0/items/-"}`
+		}
+		return []byte(`{"op":"observe","patch":[` + strings.Join(ops, ",") + `]}`)
+	}
+	reqs := [][]byte{
+		[]byte(`{"op":"load","manifest":` + m + `,"key":"` + testKey + `"}`),
+		[]byte(`{"op":"observe","state":{"orders":{"items":[{"number":"a","items":[1]}]}}}`),
+		copies(20, "copy"),
+		[]byte(`{"op":"describe"}`),
+	}
+	// The core alone grows the record's items to a million values.
+	if out := nativeCore(reqs...); !bytes.Contains(out[2], []byte(`"changed":true`)) {
+		t.Fatalf("the core refused the patch: %s", out[2])
+	}
+	h := NewHandler(Config{Key: testKey})
+	wantError(t, do(h, "POST", "/v1/session", "application/x-ndjson", bytes.Join(reqs, []byte{'\n'})), 400, "invalid_request", "body")
+	wantError(t, do(h, "POST", "/v1/session", "application/json", append(append([]byte{'['}, bytes.Join(reqs, []byte{','})...), ']')), 400, "invalid_request", "body")
+	escaped := bytes.ReplaceAll(copies(1, "copy"), []byte(`"copy"`), []byte(`"c\u006fpy"`))
+	wantError(t, do(h, "POST", "/v1/session", "application/x-ndjson", bytes.Join([][]byte{reqs[0], reqs[1], escaped}, []byte{'\n'})), 400, "invalid_request", "body")
+	// move and add are taken.
+	moved := [][]byte{reqs[0], reqs[1], []byte(`{"op":"observe","patch":[{"op":"move","from":"/orders/items/0/items","path":"/orders/items/0/list"},{"op":"add","path":"/orders/items/0/items","value":[2]}]}`)}
+	res := do(h, "POST", "/v1/session", "application/x-ndjson", bytes.Join(moved, []byte{'\n'}))
+	if res.status != 200 || !bytes.Contains(res.body, []byte(`"snapshot":"s2","changed":true`)) {
+		t.Errorf("move and add: %d %s", res.status, res.body)
+	}
+}

@@ -172,3 +172,51 @@ func skipValue(doc []byte, i int) (int, bool) {
 	}
 	return 0, false
 }
+
+// copiesInPatch reports whether a module request is an observe whose patch
+// holds a copy operation. It reads the request with the splitters, so no
+// parsed value of it is built; a request they cannot read is left to the
+// core, which refuses it.
+func copiesInPatch(req []byte) bool {
+	ms, err := splitObject(req)
+	if err != nil {
+		return false
+	}
+	var op, patch []byte
+	for _, m := range ms {
+		switch m.name {
+		case "op":
+			op = m.value
+		case "patch":
+			patch = m.value
+		}
+	}
+	if patch == nil || !isString(op, "observe") {
+		return false
+	}
+	ops, ok := splitArray(patch)
+	if !ok {
+		return false
+	}
+	for _, o := range ops {
+		members, err := splitObject(o)
+		if err != nil {
+			continue
+		}
+		for _, m := range members {
+			if m.name == "op" && isString(m.value, "copy") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isString reports whether raw is the JSON string s, however escaped.
+func isString(raw []byte, s string) bool {
+	if len(raw) == 0 || raw[0] != '"' || len(raw) > 8*len(s)+2 {
+		return false
+	}
+	v, err := jsonval.Parse(raw)
+	return err == nil && v.Kind == jsonval.String && v.S == s
+}

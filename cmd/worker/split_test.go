@@ -54,3 +54,22 @@ func FuzzSplitObject(f *testing.F) {
 		}
 	})
 }
+
+func TestCopiesInPatch(t *testing.T) {
+	for req, want := range map[string]bool{
+		`{"op":"observe","patch":[{"op":"copy","from":"/a","path":"/b"}]}`:                                    true,
+		`{"patch":[{"path":"/b","op":"add","value":1},{"from":"/a","op":"copy","path":"/c"}],"op":"observe"}`: true,
+		`{"op":"observe","p\u0061tch":[{"op":"c\u006fpy","from":"/a","path":"/b"}]}`:                          true,
+		`{"op":"\u006fbserve","patch":[{"op":"copy","from":"/a","path":"/b"}]}`:                               true,
+		`{"op":"observe","patch":[{"op":"move","from":"/a","path":"/b"}]}`:                                    false,
+		`{"op":"observe","patch":[{"op":"add","path":"/b","value":{"op":"copy"}}]}`:                           false,
+		`{"op":"observe","state":{"patch":[{"op":"copy"}]}}`:                                                  false,
+		`{"op":"describe","patch":[{"op":"copy"}]}`:                                                           false,
+		`{"op":"observe","patch":[{"op":"copy","from":"/a","path":"/b"}]`:                                     false, // not JSON: the core refuses it
+		`{"op":"observe","patch":{"op":"copy"}}`:                                                              false, // not an array: the core refuses it
+	} {
+		if got := copiesInPatch([]byte(req)); got != want {
+			t.Errorf("%s: %v, want %v", req, got, want)
+		}
+	}
+}

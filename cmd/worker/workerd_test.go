@@ -244,6 +244,7 @@ func TestWorkerdMatchesNative(t *testing.T) {
 		{"record with window", "POST", "/v1/describe", "application/json", `{"manifestId":"orders","state":{},"request":{"record":["a"],"offset":1}}`, nil, 400},
 		{"batch empty", "POST", "/v1/session", "application/json", `[]`, nil, 400},
 		{"batch over the batch bound", "POST", "/v1/session", "application/x-ndjson", strings.Repeat("{\"op\":\"version\"}\n", workerdMaxBatch+1), nil, 400},
+		{"batch with a patch copy", "POST", "/v1/session", "application/x-ndjson", `{"op":"observe","patch":[{"op":"copy","from":"/a","path":"/b"}]}`, nil, 400},
 		{"batch over the response bound", "POST", "/v1/session", "application/x-ndjson", string(bytes.Join(amplificationBatch(workerdMaxBody)[:workerdMaxBatch], []byte{'\n'})), nil, 413},
 		{"cors allowed", "GET", "/healthz", "", "", []string{"Origin", workerOrigin}, 200},
 		{"cors denied", "GET", "/healthz", "", "", []string{"Origin", "https://evil.example.net"}, 200},
