@@ -358,11 +358,7 @@ func version(args []string, stdout io.Writer) (int, error) {
 
 // manifestError prints a manifest's invalid_manifest error as the module
 // would answer it.
-func manifestError(w io.Writer, err error) error {
-	var we *wire.Error
-	if !errors.As(err, &we) {
-		we = wire.Errorf(wire.CodeInvalidManifest, "", err.Error())
-	}
-	_, werr := fmt.Fprintf(w, "%s\n", wire.Encode(&wire.ErrorResponse{Error: we}))
+func manifestError(w io.Writer, e *wire.Error) error {
+	_, werr := fmt.Fprintf(w, "%s\n", wire.Encode(&wire.ErrorResponse{Error: e}))
 	return werr
 }

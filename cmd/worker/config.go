@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/pinholectx/pinhole/internal/session"
+	"github.com/pinholectx/pinhole/internal/wire"
 )
 
 // The environment variables (Worker vars and secrets) the Worker reads.
@@ -86,7 +86,7 @@ func handlerFromEnv(getenv func(string) string) http.Handler {
 	if err != nil {
 		msg := "the Worker is misconfigured: " + err.Error()
 		return http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-			writeError(w, http.StatusInternalServerError, session.CodeInternal, "", msg)
+			writeError(w, http.StatusInternalServerError, wire.CodeInternal, "", msg)
 		})
 	}
 	return NewHandler(cfg)

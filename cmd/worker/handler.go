@@ -30,7 +30,6 @@ import (
 
 	"github.com/pinholectx/pinhole/cmd/internal/randkey"
 	"github.com/pinholectx/pinhole/internal/jsonval"
-	"github.com/pinholectx/pinhole/internal/project"
 	"github.com/pinholectx/pinhole/internal/session"
 	"github.com/pinholectx/pinhole/internal/wire"
 )
@@ -238,7 +237,7 @@ func parseObject(w http.ResponseWriter, body []byte, allowed ...string) *jsonval
 	for _, k := range v.Keys {
 		if !slices.Contains(allowed, k) {
 			// The member name is the caller's text: named only when short and plain.
-			e := project.UnknownParam("body", k, strings.Join(allowed, ", "))
+			e := session.UnknownParam("body", k, strings.Join(allowed, ", "))
 			writeError(w, http.StatusBadRequest, e.Code, e.Param, e.Message)
 			return nil
 		}
@@ -273,7 +272,7 @@ func (h *Handler) manifestByID(w http.ResponseWriter, id *jsonval.Value) *jsonva
 	}
 	all, err := h.manifests()
 	if err != nil {
-		writeError(w, http.StatusInternalServerError, session.CodeInternal, "", err.Error())
+		writeError(w, http.StatusInternalServerError, wire.CodeInternal, "", err.Error())
 		return nil
 	}
 	m := all.Get(id.S)
@@ -312,7 +311,7 @@ func statusFor(code string) int {
 		return http.StatusUnprocessableEntity
 	case wire.CodeStateTooLarge:
 		return http.StatusRequestEntityTooLarge
-	case session.CodeInternal, wire.CodeNotLoaded:
+	case wire.CodeInternal, wire.CodeNotLoaded:
 		return http.StatusInternalServerError
 	}
 	return http.StatusBadRequest
@@ -360,7 +359,7 @@ func (h *Handler) describeRequests(w http.ResponseWriter, body []byte) [][]byte 
 			params = m.value
 		default:
 			// The member name is the caller's text: named only when short and plain.
-			e := project.UnknownParam("body", m.name, strings.Join(allowed, ", "))
+			e := session.UnknownParam("body", m.name, strings.Join(allowed, ", "))
 			writeError(w, http.StatusBadRequest, e.Code, e.Param, e.Message)
 			return nil
 		}
@@ -518,7 +517,7 @@ func (h *Handler) version(w http.ResponseWriter, _ []byte, _ string) {
 	out = append(out, `,"manifests":[`...)
 	all, err := h.manifests()
 	if err != nil {
-		writeError(w, http.StatusInternalServerError, session.CodeInternal, "", err.Error())
+		writeError(w, http.StatusInternalServerError, wire.CodeInternal, "", err.Error())
 		return
 	}
 	for i, id := range all.Keys {

@@ -432,22 +432,38 @@ func TestWorkerdMemory(t *testing.T) {
 		size += len(outs[n]) + 1
 		n++
 	}
-	// A prepare that repeats an alias of a large value, as many times as the
-	// body bound allows (the core bounds its answer).
-	prep := [][]byte{
-		[]byte(`{"op":"load","manifest":{"pinhole":1,"limits":{"maxResponseBytes":1048576},"regions":[{"id":"r","description":"Records"}],` +
-			`"collections":[{"region":"r","from":"/items","id":"/id","fields":{"big":{"from":"/big","expose":"alias"}}}],` +
-			`"capabilities":[{"name":"send","description":"Send the list","scope":"page","region":"r",` +
-			`"input":{"type":"object","properties":{"to":{"type":"array","items":{"type":"string"}}}}}]},"key":"` + testKey + `"}`),
-		[]byte(`{"op":"observe","state":{"items":[{"id":"a","big":"` + strings.Repeat("x", 100000) + `"}]}}`),
-		[]byte(`{"op":"describe"}`),
+	// A prepare whose token slots all hold the alias of one large value, as
+	// many as the body bound allows (the core bounds its answer).
+	prepare := func(slots int) [][]byte {
+		props, members := make([]string, slots), make([]string, slots)
+		for i := range props {
+			props[i] = `"p` + strconv.Itoa(i) + `":{"type":"string","x-pinhole-token":{"field":"big"}}`
+		}
+		reqs := [][]byte{
+			[]byte(`{"op":"load","manifest":{"pinhole":1,"limits":{"maxResponseBytes":1048576},"regions":[{"id":"r","description":"Records"}],` +
+				`"collections":[{"region":"r","from":"/items","id":"/id","fields":{"big":{"from":"/big","expose":"alias"}}}],` +
+				`"capabilities":[{"name":"send","description":"Send the record","scope":"record","region":"r",` +
+				`"input":{"type":"object","properties":{` + strings.Join(props, ",") + `}}}]},"key":"` + testKey + `"}`),
+			[]byte(`{"op":"observe","state":{"items":[{"id":"a","big":"` + strings.Repeat("x", 100000) + `"}]}}`),
+			[]byte(`{"op":"describe"}`),
+		}
+		alias := regexp.MustCompile(`al_[A-Za-z0-9_-]+`).Find(nativeCore(reqs...)[2])
+		if alias == nil {
+			t.Fatal("no alias in the describe answer")
+		}
+		for i := range members {
+			members[i] = `"p` + strconv.Itoa(i) + `":"` + string(alias) + `"`
+		}
+		return append(reqs, []byte(`{"op":"prepare","capability":"send","record":"a","input":{`+strings.Join(members, ",")+`}}`))
 	}
-	alias := regexp.MustCompile(`al_[A-Za-z0-9_-]+`).Find(nativeCore(prep...)[2])
-	if alias == nil {
-		t.Fatal("no alias in the describe answer")
+	slots := 100
+	for len(nd(prepare(slots+100))) <= body {
+		slots += 100
 	}
-	head := nd(prep)
-	prep = append(prep, fill(`{"op":"prepare","capability":"send","input":{"to":[`, `"`+string(alias)+`",`, "]}}", body-len(head)-1))
+	prep := prepare(slots)
+	if out := nativeCore(prep...)[3]; !bytes.Contains(out, []byte(`maxResponseBytes`)) {
+		t.Fatalf("the prepare is not refused for its size: %.300s", out)
+	}
 
 	cases := []struct {
 		name, path, ctype string
@@ -462,7 +478,7 @@ func TestWorkerdMemory(t *testing.T) {
 		{"session: largest accepted batch of describes", "/v1/session", typeNDJSON, nd(all[:n]), 200},
 		{"session: one describe more (refused)", "/v1/session", typeNDJSON, nd(all[:n+1]), 413},
 		{"session: the amplification batch (refused)", "/v1/session", typeNDJSON, nd(all), 413},
-		{"session: prepare repeating an alias", "/v1/session", typeNDJSON, nd(prep), 200},
+		{"session: prepare with " + strconv.Itoa(slots) + " slots holding one alias", "/v1/session", typeNDJSON, nd(prep), 200},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -484,7 +500,7 @@ func TestWorkerdMemory(t *testing.T) {
 				t.Errorf("answer of %d bytes, over the response bound", len(res.body))
 			}
 			grew := peak - idle
-			t.Logf("%-46s body %7d B  answer %8d B  status %d  workerd peak RSS %4d MB (+%2d MB)",
+			t.Logf("%-52s body %7d B  answer %8d B  status %d  workerd peak RSS %4d MB (+%2d MB)",
 				c.name, len(c.body), len(res.body), res.status, peak>>20, grew>>20)
 			if grew > memoryBudget {
 				t.Errorf("the request added %d MB to workerd's peak memory, over the %d MB budget", grew>>20, memoryBudget>>20)

@@ -1,6 +1,6 @@
 // Package patch applies RFC 6902 JSON Patch documents to immutable jsonval
 // trees, so that observe can take a patch against the last declared state
-// instead of the whole state (DESIGN §3).
+// instead of the whole state.
 //
 // Apply never changes the document it is given. It copies only the
 // containers on the paths an operation touches (copy on write) and shares
@@ -72,8 +72,9 @@ type op struct {
 
 // Apply applies the operations of the patch ops (a JSON array) to doc and
 // returns the new document. doc and ops are never modified; the result
-// shares every untouched node with doc. On error the result is nil.
-func Apply(doc *jsonval.Value, ops *jsonval.Value) (*jsonval.Value, error) {
+// shares every untouched node with doc. On error the result is nil and the
+// error names the operation at fault.
+func Apply(doc *jsonval.Value, ops *jsonval.Value) (*jsonval.Value, *Error) {
 	if ops == nil || ops.Kind != jsonval.Array {
 		return nil, &Error{Index: -1, Msg: "a patch must be an array of operations"}
 	}

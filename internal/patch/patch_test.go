@@ -60,6 +60,29 @@ var cases = []struct {
 		"patch/0: path /a/01: the last token is not an array index"},
 	{"dash is only for add", `{"a":[1,2]}`, `[{"op":"remove","path":"/a/-"}]`, "",
 		"patch/0: path /a/- does not exist"},
+	// RFC 6901 index tokens: no sign, no leading zero; "-" only as the last
+	// token of an add (or the target of a move or copy).
+	{"add with plus sign", `{"a":[1,2]}`, `[{"op":"add","path":"/a/+0","value":3}]`, "",
+		"patch/0: path /a/+0: the last token is not an array index"},
+	{"remove minus zero", `{"a":[1,2]}`, `[{"op":"remove","path":"/a/-0"}]`, "",
+		"patch/0: path /a/-0 does not exist"},
+	{"replace plus leading zero", `{"a":[1,2]}`, `[{"op":"replace","path":"/a/+01","value":3}]`, "",
+		"patch/0: path /a/+01 does not exist"},
+	{"test plus sign", `{"a":[1,2]}`, `[{"op":"test","path":"/a/+1","value":2}]`, "",
+		"patch/0: path /a/+1 does not exist"},
+	{"signed index inside a path", `{"a":[{"b":1}]}`, `[{"op":"replace","path":"/a/+0/b","value":2}]`, "",
+		"patch/0: path /a/+0/b does not exist"},
+	{"move from a signed index", `{"a":[1,2]}`, `[{"op":"move","from":"/a/-0","path":"/b"}]`, "",
+		"patch/0: from /a/-0 does not exist"},
+	{"copy to a signed index", `{"a":[1,2]}`, `[{"op":"copy","from":"/a/0","path":"/a/+1"}]`, "",
+		"patch/0: path /a/+1: the last token is not an array index"},
+	{"dash is not an index inside a path", `{"a":[{"b":1}]}`, `[{"op":"add","path":"/a/-/b","value":2}]`, "",
+		"patch/0: path /a/-/b: its parent does not exist"},
+	{"move to the end", `{"a":[1,2]}`, `[{"op":"move","from":"/a/0","path":"/a/-"}]`, `{"a":[2,1]}`, ""},
+	{"copy to the end", `{"a":[1,2]}`, `[{"op":"copy","from":"/a/0","path":"/a/-"}]`, `{"a":[1,2,1]}`, ""},
+	{"replace dash", `{"a":[1,2]}`, `[{"op":"replace","path":"/a/-","value":3}]`, "",
+		"patch/0: path /a/- does not exist"},
+	{"dash names a member of an object", `{"a":{"-":1}}`, `[{"op":"replace","path":"/a/-","value":3}]`, `{"a":{"-":3}}`, ""},
 	{"replace missing", `{"orders":{"items":[]}}`, `[{"op":"replace","path":"/orders/items/12/status","value":"x"}]`, "",
 		"patch/0: path /orders/items/12/status does not exist"},
 	{"replace keeps member order", `{"a":1,"b":2,"c":3}`, `[{"op":"replace","path":"/b","value":9}]`, `{"a":1,"b":9,"c":3}`, ""},
@@ -136,12 +159,11 @@ func TestApply(t *testing.T) {
 
 func TestErrorParam(t *testing.T) {
 	_, err := Apply(parse(t, `{"a":[]}`), parse(t, `[{"op":"test","path":"/a","value":[]},{"op":"replace","path":"/a/0","value":1}]`))
-	e, ok := err.(*Error)
-	if !ok || e.Param() != "/1/path" || e.Index != 1 {
+	if err == nil || err.Param() != "/1/path" || err.Index != 1 {
 		t.Fatalf("err = %#v, want *Error at /1/path", err)
 	}
 	_, err = Apply(parse(t, `{}`), parse(t, `{}`))
-	if e, ok := err.(*Error); !ok || e.Param() != "" {
+	if err == nil || err.Param() != "" {
 		t.Fatalf("err = %#v, want *Error with empty param", err)
 	}
 }

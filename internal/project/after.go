@@ -25,7 +25,7 @@ const (
 )
 
 // After returns the after observation between two snapshots of the same
-// plan (DESIGN §4 "execute and after"), named fromID and toID.
+// plan, named fromID and toID.
 //
 //   - records.changed: records referenceable in both whose projected fields
 //     differ, with only those fields, projected as describe projects them

@@ -321,9 +321,9 @@ func TestAfterSharedItems(t *testing.T) {
 	root, _ := jsonval.Parse([]byte(`{"role":"clerk","items":[{"id":1,"s":"open"},{"id":2,"s":"done"},{"id":3,"s":"open"}]}`))
 	from := Build(plan, plan.Prune(root), nil)
 	ops, _ := jsonval.Parse([]byte(`[{"op":"replace","path":"/role","value":"manager"},{"op":"replace","path":"/items/2/s","value":"done"}]`))
-	next, err := patch.Apply(from.Root, ops)
-	if err != nil {
-		t.Fatal(err)
+	next, perr := patch.Apply(from.Root, ops)
+	if perr != nil {
+		t.Fatal(perr)
 	}
 	to := Build(plan, next, from)
 	if to.Item(&to.Records[0]) != from.Item(&from.Records[0]) {
@@ -350,9 +350,9 @@ func BenchmarkAfterPatchedOneChangeOf10000(b *testing.B) {
 	v, _ := jsonval.Parse(js)
 	from := Build(plan, plan.Prune(v), nil)
 	ops, _ := jsonval.Parse([]byte(`[{"op":"replace","path":"/orders/items/5000/status","value":"Shipped"}]`))
-	next, err := patch.Apply(from.Root, ops)
-	if err != nil {
-		b.Fatal(err)
+	next, perr := patch.Apply(from.Root, ops)
+	if perr != nil {
+		b.Fatal(perr)
 	}
 	to := Build(plan, next, from)
 	b.ReportAllocs()

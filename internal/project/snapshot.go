@@ -1,6 +1,9 @@
 // Package project turns a compiled manifest and a declared state into
-// snapshots, and snapshots into bounded, least-exposure describe responses
-// (spec "Structure", "Record windows", "Boundedness"; DESIGN §4).
+// snapshots, and snapshots into bounded, least-exposure answers: describe
+// (records in windows, ids, state, feedback, unavailable actions) and after
+// (what changed between two snapshots), each cut to its limits and to
+// maxResponseBytes. It reads requests already checked by package session
+// and values through package expose.
 //
 // A Snapshot is computed once per observed state: which regions are active,
 // which records are referenceable and in what order. Everything a describe
@@ -34,7 +37,10 @@ func (s *Snapshot) Item(r *Rec) *jsonval.Value {
 	return s.arrays[r.Coll].Items[r.Index]
 }
 
-// Snapshot is the projectable view of one declared state.
+// Snapshot is the projectable view of one declared state. It is immutable
+// once built: the session keeps recent ones for prepare and after, and
+// reads Root, Records and ByID to check an agent's request against the
+// snapshot it saw; nothing outside this package writes them.
 type Snapshot struct {
 	Plan   *manifest.Plan
 	Root   *jsonval.Value

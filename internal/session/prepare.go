@@ -2,7 +2,6 @@ package session
 
 import (
 	"github.com/pinholectx/pinhole/internal/jsonval"
-	"github.com/pinholectx/pinhole/internal/manifest"
 	"github.com/pinholectx/pinhole/internal/project"
 	"github.com/pinholectx/pinhole/internal/wire"
 )
@@ -28,7 +27,7 @@ func (s *Session) prepare(v *jsonval.Value) ([]byte, *wire.Error) {
 		case "snapshot":
 			since = v.Vals[i]
 		default:
-			return nil, project.UnknownParam("prepare", k, "capability, record, input and snapshot")
+			return nil, UnknownParam("prepare", k, "capability, record, input and snapshot")
 		}
 	}
 	if name == nil || name.Kind != jsonval.String {
@@ -67,9 +66,9 @@ func (s *Session) prepare(v *jsonval.Value) ([]byte, *wire.Error) {
 		// The reason is the application's text from the manifest.
 		return nil, wire.Errorf(wire.CodeCapabilityUnavailable, "capability", reason)
 	}
-	resolved, err := manifest.ResolveTokens(input, s.keyer.Resolve)
+	resolved, err := s.resolveTokens(ci, rec, input)
 	if err != nil {
-		return nil, err.(*wire.Error)
+		return nil, err
 	}
 	if e := inputFits(resolved, s.plan.Limits.MaxResponseBytes); e != nil {
 		return nil, e
@@ -129,32 +128,4 @@ func (s *Session) stale(id string, ci int, rec *project.Rec) *wire.Error {
 		return changed
 	}
 	return nil
-}
-
-// after answers what changed since the snapshot an agent saw (DESIGN §4).
-func (s *Session) after(v *jsonval.Value) ([]byte, *wire.Error) {
-	if s.plan == nil || s.snap == nil {
-		return nil, wire.Errorf(wire.CodeNotLoaded, "", "load a manifest and observe a state before after")
-	}
-	var since *jsonval.Value
-	for i, k := range v.Keys {
-		switch k {
-		case "op":
-		case "since":
-			since = v.Vals[i]
-		default:
-			return nil, project.UnknownParam("after", k, "since")
-		}
-	}
-	if since == nil || since.Kind != jsonval.String {
-		return nil, wire.Errorf(wire.CodeInvalidRequest, "since", "after needs since, the snapshot id the caller saw")
-	}
-	old := s.history.get(since.S)
-	if old == nil {
-		return nil, wire.Errorf(wire.CodeStaleSnapshot, "since", "the snapshot is no longer held; a redescribe is required")
-	}
-	var st project.Stats
-	out, e := project.After(old, s.snap, s.keyer, since.S, s.id, &st)
-	s.audited(st)
-	return out, e
 }

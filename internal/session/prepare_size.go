@@ -8,9 +8,10 @@ import (
 )
 
 // inputFits refuses a prepare input that, with its tokens resolved, would
-// pass max bytes as JSON. A token resolves to the value it stands for and
-// may appear any number of times, so a small input could otherwise ask for
-// an answer many thousand times its size. Strings count at their length
+// pass max bytes as JSON. A token resolves to the value it stands for, and
+// every token slot of a capability may hold the token of the same large
+// value, so a small input could otherwise ask for an answer many thousand
+// times its size. Strings count at their length
 // (escapes can only add), and the count stops as soon as it passes max, so
 // checking costs at most max steps however often a value repeats.
 func inputFits(v *jsonval.Value, max int) *wire.Error {

@@ -1,9 +1,13 @@
-// Package session is the module's one entry point: a Session takes one JSON
+// Package session is the core's one entry point: a Session takes one JSON
 // request ({"op": ...}) and returns one JSON response, holding the loaded
-// plan, the current snapshot and the audit queue between calls (DESIGN §3).
+// plan, the current snapshot, the recent snapshots and the audit queue
+// between calls. It parses and checks every request (request.go), runs
+// load and observe (session.go), prepare (prepare.go) and after
+// (after.go), and keeps the audit log (audit.go).
 //
-// The ABI layer in wasm/, the wazero host, the CLI and the Worker all drive
-// the core through Session.Call, so every runtime shares one behaviour. A
+// The ABI layer in wasm/, the native API (package pinhole), the CLI and the
+// Worker all drive the core through Session.Call, so every runtime shares
+// one behaviour. A
 // failed operation never changes what is in force: a bad load keeps the
 // previous manifest, a bad observe keeps the previous snapshot.
 package session
@@ -22,7 +26,8 @@ import (
 // Version is the module's version, reported by the version operation.
 const Version = "0.1.0"
 
-// ABI is the version of the exported-function interface (DESIGN §3).
+// ABI is the version of the module's exported-function interface
+// (pinhole_alloc, pinhole_call, pinhole_free).
 const ABI = 1
 
 // MaxRequestBytes bounds one request, a full observe included.
@@ -61,7 +66,7 @@ func (s *Session) Call(req []byte) (out []byte) {
 	op := "unknown"
 	defer func() {
 		if r := recover(); r != nil {
-			out = errorJSON(wire.Errorf(CodeInternal, "", "internal error in operation "+strconv.Quote(op)+"; nothing was changed"))
+			out = errorJSON(wire.Errorf(wire.CodeInternal, "", "internal error in operation "+strconv.Quote(op)+"; nothing was changed"))
 		}
 		s.ev.Op, s.ev.Snapshot, s.ev.BytesIn, s.ev.BytesOut = op, s.id, len(req), len(out)
 		s.audit.record(s.ev, out)
@@ -101,7 +106,7 @@ func (s *Session) Call(req []byte) (out []byte) {
 		resp, e = s.audit.drain(), nil
 	case "version":
 		resp = wire.Encode(&wire.Version{Version: Version, Format: manifest.Format, ABI: ABI,
-			Limits: manifest.HardMax, MaxState: MaxRequestBytes})
+			Limits: manifest.HardMax(), MaxState: MaxRequestBytes})
 	default:
 		op = "unknown"
 		e = wire.Errorf(wire.CodeInvalidRequest, "op", "unknown operation; ops are load, observe, describe, prepare, after, audit, version")
@@ -111,9 +116,6 @@ func (s *Session) Call(req []byte) (out []byte) {
 	}
 	return resp
 }
-
-// CodeInternal reports a fault of the module itself, never of the input.
-const CodeInternal = "internal_error"
 
 func errorJSON(e *wire.Error) []byte {
 	e.Message = scrub(e.Message)
@@ -135,16 +137,16 @@ func scrub(msg string) string {
 func (s *Session) load(v *jsonval.Value) ([]byte, *wire.Error) {
 	for _, k := range v.Keys {
 		if k != "op" && k != "manifest" && k != "key" {
-			return nil, project.UnknownParam("load", k, "manifest and key")
+			return nil, UnknownParam("load", k, "manifest and key")
 		}
 	}
 	m := v.Get("manifest")
 	if m == nil {
 		return nil, wire.Errorf(wire.CodeInvalidManifest, "manifest", "load needs a manifest")
 	}
-	plan, err := manifest.Compile(m)
-	if err != nil {
-		return nil, err.(*wire.Error)
+	plan, e := manifest.Compile(m)
+	if e != nil {
+		return nil, e
 	}
 	var key []byte
 	if k := v.Get("key"); k != nil {
@@ -169,7 +171,7 @@ func (s *Session) observe(v *jsonval.Value) ([]byte, *wire.Error) {
 	}
 	for _, k := range v.Keys {
 		if k != "op" && k != "state" && k != "patch" {
-			return nil, project.UnknownParam("observe", k, "state or patch")
+			return nil, UnknownParam("observe", k, "state or patch")
 		}
 	}
 	st, ops := v.Get("state"), v.Get("patch")
@@ -184,14 +186,10 @@ func (s *Session) observe(v *jsonval.Value) ([]byte, *wire.Error) {
 		pruned, orig := s.plan.PrunePatch(ops)
 		next, err := patch.Apply(s.snap.Root, pruned)
 		if err != nil {
-			param := "patch"
-			if pe, ok := err.(*patch.Error); ok {
-				if pe.Index >= 0 && pe.Index < len(orig) {
-					pe.Index = orig[pe.Index] // name the caller's operation
-				}
-				param = pe.Param()
+			if err.Index >= 0 && err.Index < len(orig) {
+				err.Index = orig[err.Index] // name the caller's operation
 			}
-			return nil, wire.Errorf(wire.CodeInvalidState, param, "the patch does not apply: "+err.Error()+"; the previous state stays in force")
+			return nil, wire.Errorf(wire.CodeInvalidState, err.Param(), "the patch does not apply: "+err.Error()+"; the previous state stays in force")
 		}
 		if manifest.NeedsPrune(ops) {
 			next = s.plan.Prune(next)
@@ -237,7 +235,7 @@ func (s *Session) describe(v *jsonval.Value, raw []byte) ([]byte, *wire.Error) {
 	if s.snap == nil {
 		return nil, wire.Errorf(wire.CodeNotLoaded, "", "observe a state before describe")
 	}
-	req, e := project.ParseRequest(v, &s.plan.Limits)
+	req, e := parseDescribe(v, &s.plan.Limits)
 	if e != nil {
 		return nil, e
 	}

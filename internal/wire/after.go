@@ -1,9 +1,9 @@
 package wire
 
 // After is the answer to after: what changed between two snapshots of the
-// same plan (DESIGN §4 "execute and after"). It is not a snapshot: it lists
-// only differences, bounded like a describe, and says in Redescribe when
-// the caller must describe again.
+// same plan, the answer an agent gets after it acted. It is not a
+// snapshot: it lists only differences, bounded like a describe, and says in
+// Redescribe when the caller must describe again.
 //
 //easyjson:json
 type After struct {

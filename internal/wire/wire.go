@@ -1,5 +1,8 @@
-// Package wire holds the JSON shapes the module answers with (DESIGN §4):
-// describe responses, errors, and the small answers of the other operations.
+// Package wire holds the protocol's facts in one place: the JSON shapes the
+// core answers with (describe, after and the small answers of the other
+// operations), the error type and the one list of error codes (errors.go),
+// and the builders of every request (request.go) that hosts, the CLI and
+// the Worker send.
 // Encoders are generated with github.com/mailru/easyjson (`go generate`);
 // nothing on these paths uses reflection. js/src/types.ts mirrors these
 // types for JavaScript callers.

@@ -107,13 +107,13 @@ export interface ExecuteRequest {
   capability: string;
   /** The record id for a record-scope capability. */
   record?: string;
-  /** Input matching the capability's input schema; may hold placeholders. */
+  /** Input matching the capability's input schema; aliases and placeholders only in its token slots (x-pinhole-token). */
   input?: JSONValue;
   /** The snapshot the agent decided on. */
   snapshot: string;
 }
 
-/** What the app's handler receives: placeholders and aliases resolved. */
+/** What the app's handler receives: the tokens in the input's slots resolved. */
 export interface ResolvedRequest {
   capability: string;
   record?: string;
