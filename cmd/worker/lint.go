@@ -65,5 +65,5 @@ func (h *Handler) lint(w http.ResponseWriter, body []byte, _ string) {
 		}
 		out = append(out, '}')
 	}
-	writeJSON(w, http.StatusOK, append(out, "]}"...))
+	h.answer(w, http.StatusOK, append(out, "]}"...))
 }

@@ -70,6 +70,9 @@ func (s *Session) prepare(v *jsonval.Value) ([]byte, *wire.Error) {
 	if err != nil {
 		return nil, err
 	}
+	if e := inputFits(resolved, s.plan.Limits.MaxResponseBytes); e != nil {
+		return nil, e
+	}
 	if e := cp.CheckInput(resolved); e != nil {
 		return nil, e
 	}
@@ -77,7 +80,7 @@ func (s *Session) prepare(v *jsonval.Value) ([]byte, *wire.Error) {
 	if rec != nil {
 		out.Record = rec.ID
 	}
-	return wire.Encode(&out), nil
+	return fitted(wire.Encode(&out), s.plan.Limits.MaxResponseBytes)
 }
 
 // record returns the referenceable record v names, if capability ci applies
