@@ -265,6 +265,7 @@ func changedRecord(fr, tr *Rec, from, to *Snapshot, k *expose.Keyer) (wire.Recor
 		out.Fields = append(out.Fields, now.Fields...)
 		out.Truncated = append(out.Truncated, now.Truncated...)
 		out.Redacted = append(out.Redacted, now.Redacted...)
+		out.Cut = append(out.Cut, now.Cut...)
 		out.UserContent = append(out.UserContent, now.UserContent...)
 	}
 	if len(out.Fields) == 0 {

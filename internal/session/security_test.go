@@ -29,6 +29,7 @@ import (
 	"github.com/pinholectx/pinhole/internal/expose"
 	"github.com/pinholectx/pinhole/internal/jsonval"
 	"github.com/pinholectx/pinhole/internal/manifest"
+	"github.com/pinholectx/pinhole/internal/prune"
 	"github.com/pinholectx/pinhole/internal/session"
 )
 
@@ -1141,7 +1142,7 @@ func checkPruned(t testing.TB, what string, w *world) {
 	if err != nil {
 		t.Fatalf("%s: %v", what, err)
 	}
-	kept := jsonval.Marshal(plan.Prune(st))
+	kept := jsonval.Marshal(prune.FromReads(plan.Reads).State(st))
 	for _, c := range w.pruned {
 		j, _ := json.Marshal(c)
 		if bytes.Contains(kept, j[1:len(j)-1]) {

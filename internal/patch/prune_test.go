@@ -1,0 +1,88 @@
+package patch_test
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"testing"
+
+	"github.com/pinholectx/pinhole/internal/jsonval"
+	"github.com/pinholectx/pinhole/internal/patch"
+	"github.com/pinholectx/pinhole/internal/prune"
+	"github.com/pinholectx/pinhole/internal/wire"
+)
+
+// patchCase is one line of testdata/prune/patch.jsonl. The module keeps
+// Kept of the caller's Patch and turns the declared part of State into Out
+// (or refuses, naming Error). js/test/prune.test.js replays the same lines:
+// applying Patch to the whole State and pruning the result gives Out, so
+// an incremental observe and a full one cannot drift apart.
+type patchCase struct {
+	Name  string          `json:"name"`
+	Reads wire.Reads      `json:"reads"`
+	State json.RawMessage `json:"state"`
+	Patch json.RawMessage `json:"patch"`
+	Kept  json.RawMessage `json:"kept"`
+	Out   json.RawMessage `json:"out"`
+	Error string          `json:"error"`
+}
+
+func mustParse(t *testing.T, raw []byte) *jsonval.Value {
+	t.Helper()
+	v, err := jsonval.Parse(raw)
+	if err != nil {
+		t.Fatalf("bad JSON in a case: %v", err)
+	}
+	return v
+}
+
+func TestSharedPatchCases(t *testing.T) {
+	f, err := os.Open("../../testdata/prune/patch.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	n := 0
+	for sc.Scan() {
+		var c patchCase
+		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+			t.Fatal(err)
+		}
+		n++
+		t.Run(c.Name, func(t *testing.T) {
+			tree := prune.FromReads(c.Reads)
+			ops := mustParse(t, c.Patch)
+			kept, _ := patch.Prune(tree, ops)
+			if g, w := string(jsonval.Marshal(kept)), string(jsonval.Marshal(mustParse(t, c.Kept))); g != w {
+				t.Fatalf("kept\n got  %.400s\n want %.400s", g, w)
+			}
+			doc := tree.State(mustParse(t, c.State))
+			if doc == nil {
+				doc = jsonval.NewObject()
+			}
+			before := string(jsonval.Marshal(doc))
+			got, err := patch.ApplyDeclared(tree, doc, ops)
+			if string(jsonval.Marshal(doc)) != before {
+				t.Fatal("ApplyDeclared changed the document it was given")
+			}
+			if c.Error != "" {
+				pe, ok := err.(*patch.Error)
+				if !ok || pe.Param() != c.Error {
+					t.Fatalf("want an error at %s, got %v", c.Error, err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g, w := string(jsonval.Marshal(got)), string(jsonval.Marshal(mustParse(t, c.Out))); g != w {
+				t.Fatalf("out\n got  %.400s\n want %.400s", g, w)
+			}
+		})
+	}
+	if n == 0 {
+		t.Fatal("no patch cases")
+	}
+}
