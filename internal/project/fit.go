@@ -15,9 +15,10 @@ import (
 // recordIds, feedback and unavailable entries, each to the longest prefix
 // that fits (found by binary search, so a response over the cap costs a few
 // extra encodings and one under it costs none). One record of a window is
-// kept while the rest shrinks; if it alone is too large, its largest values
-// are dropped to null (listed in truncated), and if even that does not fit
-// it is skipped (the window's skipped), so next always advances. Totals
+// kept while the rest shrinks; if it is too large even with every list
+// emptied, its largest values are dropped to null (listed in truncated),
+// and if even that does not fit it is skipped (the window's skipped), so
+// next always advances. Totals
 // stay exact; the window's returned and next say what was dropped. If even the
 // request-independent part (page, regions, state, capabilities) does not
 // fit, the answer is a state_too_large error rather than a longer response.
@@ -66,44 +67,57 @@ func fit(resp *wire.Describe, recs []*Rec, req Request, s *Snapshot) ([]byte, *w
 		{len(allFeedback), func(n int) { ctx.Feedback = allFeedback[:n] }},
 		{len(ctx.Unavailable), func(n int) { nUnavailable = n; ctx.Unavailable = allUnavailable[:min(n, len(allUnavailable))] }},
 	}
-	for _, ph := range phases {
+	run := func(n int, set func(int)) bool {
 		// The longest prefix that fits; 0 when none does (then go on).
-		k := sort.Search(ph.n+1, func(k int) bool {
-			ph.set(ph.n - k)
+		k := sort.Search(n+1, func(k int) bool {
+			set(n - k)
 			return len(wire.Encode(resp)) <= maxBytes
 		})
-		if k > ph.n {
-			k = ph.n
+		if k > n {
+			k = n
 		}
-		ph.set(ph.n - k)
-		if out = wire.Encode(resp); len(out) <= maxBytes {
-			return out, nil
-		}
+		set(n - k)
+		out = wire.Encode(resp)
+		return len(out) <= maxBytes
 	}
-	if floor == 1 {
-		// The one record left is too large: cut its largest values, and
-		// when even that does not fit, skip it, with next past it.
+	if run(phases[0].n, phases[0].set) {
+		return out, nil
+	}
+	lists := phases[1:]
+	fitsAlone := func() bool { // the records fit with every list emptied
+		for _, ph := range lists {
+			ph.set(0)
+		}
+		ok := len(wire.Encode(resp)) <= maxBytes
+		for _, ph := range lists {
+			ph.set(ph.n)
+		}
+		return ok
+	}
+	if floor == 1 && !fitsAlone() {
+		// The one record left is too large by itself: drop its largest
+		// values to null, and when even that does not fit, skip it, with
+		// next past it.
 		rec := cutDown(allRecords[0])
-		ctx.Records = []wire.Record{rec}
-		for range rec.Fields {
-			j := largestField(&rec)
-			if j < 0 {
-				break
-			}
+		for j := largestField(&rec); j >= 0; j = largestField(&rec) {
 			rec.Truncated = append(rec.Truncated, wire.Count{Key: rec.Fields[j].Key, N: originalLength(&rec, j)})
 			rec.Fields[j].Value = nullJSON
-			ctx.Records[0] = rec
-			if out = wire.Encode(resp); len(out) <= maxBytes {
-				return out, nil
+			ctx.Records = []wire.Record{rec}
+			if fitsAlone() {
+				break
 			}
 		}
-		setRecords(0)
-		w := ctx.RecordWindow
-		w.Skipped = 1
-		if next := w.Offset + 1; next < w.Total {
-			w.Next = &next
+		if !fitsAlone() {
+			setRecords(0)
+			w := ctx.RecordWindow
+			w.Skipped = 1
+			if next := w.Offset + 1; next < w.Total {
+				w.Next = &next
+			}
 		}
-		if out = wire.Encode(resp); len(out) <= maxBytes {
+	}
+	for _, ph := range lists {
+		if run(ph.n, ph.set) {
 			return out, nil
 		}
 	}
