@@ -393,3 +393,28 @@ func TestAfterRecordChangesCollection(t *testing.T) {
 		t.Fatalf("got\n%s\nwant\n%s", got, want)
 	}
 }
+
+// A value that becomes too deep to keep shows in after as cut, in a record
+// and in the state, never as the value.
+func TestAfterShowsCutValues(t *testing.T) {
+	plan := afterPlan(t, "")
+	st := baseState(2)
+	from := build(t, plan, st)
+	to := clone(t, st)
+	var deep any = 1
+	for i := 0; i < 70; i++ {
+		deep = obj{"k": deep}
+	}
+	orderAt(to, 0)["note"] = deep
+	to["orders"].(obj)["sort"] = deep
+	out, e := After(from, build(t, plan, to), testKeyer, "s1", "s2", &Stats{})
+	if e != nil {
+		t.Fatal(e)
+	}
+	for _, want := range []string{`"changed":[{"id":"SO-1","region":"orders","fields":{"note":null},"cut":["note"],"userContent":["note"]}]`,
+		`"state":{"sort":null},"stateCut":["sort"]`} {
+		if !strings.Contains(string(out), want) {
+			t.Fatalf("want %s in %s", want, out)
+		}
+	}
+}
