@@ -11,6 +11,9 @@
 // nothing: when any operation fails, Apply returns an error and the caller
 // keeps the original document, which is untouched.
 //
+// Prune and ApplyDeclared (prune.go) keep a caller's patch to what a
+// manifest declares, so observe can apply it to the declared state.
+//
 // All six operations are implemented: add, remove, replace, move, copy and
 // test. Errors name the operation's index and member (param "/3/path"),
 // never a value and never the pointer's text, whose tokens may be keys of
