@@ -90,6 +90,24 @@ func ApplyDeclared(t *prune.Tree, doc, ops *jsonval.Value) (*jsonval.Value, erro
 		}
 		return nil, err
 	}
+	// An operation into a collection that is not an array gives it members
+	// that pruning the whole state would not keep.
+	for _, op := range pruned.Items {
+		if again {
+			break
+		}
+		path := op.Get("path")
+		if path == nil || path.Kind != jsonval.String {
+			continue
+		}
+		if ptr, err := jsonval.ParsePointer(path.S); err == nil {
+			for _, n := range t.Collections(ptr) {
+				if v := ptr[:n].Resolve(next); v != nil && v.Kind != jsonval.Array {
+					again = true
+				}
+			}
+		}
+	}
 	if again {
 		if next = t.State(next); next == nil {
 			next = jsonval.NewObject()

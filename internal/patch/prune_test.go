@@ -86,3 +86,51 @@ func TestSharedPatchCases(t *testing.T) {
 		t.Fatal("no patch cases")
 	}
 }
+
+// FuzzApplyDeclared: a patch applied to the declared state gives the
+// declared part of the patched store, whenever both apply. This is what
+// lets the bridge send patches instead of states.
+func FuzzApplyDeclared(f *testing.F) {
+	f.Add([]byte(`{"a":{"b":1,"c":[1,2]},"list":[{"id":1,"x":2}]}`), []byte(`[{"op":"replace","path":"/a/b","value":{"d":1}},{"op":"add","path":"/list/-","value":{"id":2,"x":3}}]`), "/a/b", "/list", "/id")
+	f.Add([]byte(`{"a":{"b":1},"u":2}`), []byte(`[{"op":"move","from":"/a/b","path":"/u"},{"op":"copy","from":"/u","path":"/a/b"}]`), "/a/b", "/x", "")
+	f.Add([]byte(`{"v":[[[1]]]}`), []byte(`[{"op":"add","path":"/v/0/0/-","value":[[2]]},{"op":"test","path":"/v/0/0/0","value":1}]`), "/v", "/w", "/0")
+	f.Fuzz(func(t *testing.T, state, ops []byte, path, from, item string) {
+		st, err := jsonval.Parse(state)
+		if err != nil || st.Kind != jsonval.Object {
+			return
+		}
+		p, err := jsonval.Parse(ops)
+		if err != nil || p.Kind != jsonval.Array || len(p.Items) > 64 {
+			return
+		}
+		copies := 0
+		for _, op := range p.Items {
+			if o := op.Get("op"); o != nil && o.S == "copy" {
+				copies++
+			}
+		}
+		if copies > 6 { // each copy may double the document
+			return
+		}
+		tree := prune.FromReads(wire.Reads{Paths: []string{path}, Collections: []wire.ReadsCollection{{From: from, Items: []string{item}}}})
+		raw, err := patch.Apply(st, p)
+		if err != nil {
+			return
+		}
+		doc := tree.State(st)
+		if doc == nil {
+			doc = jsonval.NewObject()
+		}
+		got, err := patch.ApplyDeclared(tree, doc, p)
+		if err != nil {
+			return // a value taken from where the module never looked
+		}
+		want := tree.State(raw)
+		if want == nil {
+			want = jsonval.NewObject()
+		}
+		if !jsonval.Equal(got, want) {
+			t.Fatalf("patched declared state %s\nbut the declared part of the patched store is %s", jsonval.Marshal(got), jsonval.Marshal(want))
+		}
+	})
+}

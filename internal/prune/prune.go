@@ -288,6 +288,29 @@ func (t *Tree) At(ptr jsonval.Pointer) (node *Tree, below int) {
 	return n, 0
 }
 
+// Collections returns the lengths of ptr's prefixes that name arrays read
+// item by item, outermost first.
+func (t *Tree) Collections(ptr jsonval.Pointer) []int {
+	var out []int
+	n := t
+	for i, tok := range ptr {
+		if n.all {
+			break
+		}
+		if n.each != nil {
+			out = append(out, i)
+			if isIndex(tok) || tok == "-" {
+				n = n.each
+				continue
+			}
+		}
+		if n = n.children[tok]; n == nil {
+			break
+		}
+	}
+	return out
+}
+
 // isIndex reports whether tok is an RFC 6901 array index: "0", or digits
 // without a leading zero (no sign, no spaces).
 func isIndex(tok string) bool {
