@@ -102,52 +102,56 @@ func Build(plan *manifest.Plan, root *jsonval.Value, prev *Snapshot) *Snapshot {
 		if prev != nil {
 			prevArr, prevIDs, prevCuts = prev.arrays[ci], prev.itemIDs[ci], prev.itemCuts[ci]
 		}
-		cuts := make([]int32, len(arr.Items))
 		s.arrays[ci] = arr
-		// Share the previous id list until an item's id differs from it.
+		// Share the previous id and cut lists until an item differs.
 		ids, shared := prevIDs, len(prevIDs) == len(arr.Items)
 		if !shared {
 			ids = make([]string, len(arr.Items))
 		}
+		cuts, sharedCuts := prevCuts, len(prevCuts) == len(arr.Items)
+		if !sharedCuts {
+			cuts = make([]int32, len(arr.Items))
+		}
+		cutSum := 0
 		for i, item := range arr.Items {
-			id := ""
+			id, cut := "", int32(0)
 			if prevArr != nil && i < len(prevArr.Items) && prevArr.Items[i] == item {
-				id, cuts[i] = prevIDs[i], prevCuts[i]
+				id, cut = prevIDs[i], prevCuts[i]
 			} else {
 				if v, ok := RecordID(col.ID.Resolve(item)); ok {
 					id = v
 				}
 				for f := range col.Fields {
 					if prune.IsCut(col.Fields[f].From.Resolve(item)) {
-						cuts[i]++
+						cut++
 					}
 				}
+			}
+			cutSum += int(cut)
+			if sharedCuts && cuts[i] != cut {
+				cuts, sharedCuts = append([]int32(nil), cuts...), false // copy on the first difference
+			}
+			if !sharedCuts {
+				cuts[i] = cut
 			}
 			if shared {
 				if ids[i] == id {
 					continue
 				}
-				ids, shared = append([]string(nil), ids...), false // copy on the first difference
+				ids, shared = append([]string(nil), ids...), false
 			}
 			ids[i] = id
 		}
 		s.itemIDs[ci] = ids
 		s.itemCuts[ci] = cuts
 		s.Total += len(ids)
+		s.Cut += cutSum
 	}
 	if prev != nil && sameItemIDs(s.itemIDs, prev.itemIDs) {
 		// Same records in the same order: share the list and the index.
 		s.Records, s.ByID, s.Skipped, s.Duplicates = prev.Records, prev.ByID, prev.Skipped, prev.Duplicates
 	} else {
 		s.index()
-	}
-	for ci, cuts := range s.itemCuts {
-		if s.arrays[ci] == nil {
-			continue
-		}
-		for _, n := range cuts {
-			s.Cut += int(n)
-		}
 	}
 	for _, k := range plan.State {
 		if prune.IsCut(k.From.Resolve(root)) {
