@@ -324,6 +324,3 @@ func isIndex(tok string) bool {
 	}
 	return true
 }
-
-// Whole reports whether the node keeps its whole value.
-func (t *Tree) Whole() bool { return t.all }
