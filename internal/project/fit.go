@@ -18,10 +18,10 @@ import (
 // kept while the rest shrinks; if it is too large even with every list
 // emptied, its largest values are dropped to null (listed in truncated),
 // and if even that does not fit it is skipped (the window's skipped), so
-// next always advances. Totals
-// stay exact; the window's returned and next say what was dropped. If even the
-// request-independent part (page, regions, state, capabilities) does not
-// fit, the answer is a state_too_large error rather than a longer response.
+// next always advances. Totals stay exact; the window's returned and next
+// say what was dropped. If even the request-independent part (page,
+// regions, state, capabilities) does not fit, the answer is a
+// state_too_large error rather than a longer response.
 func fit(resp *wire.Describe, recs []*Rec, req Request, s *Snapshot) ([]byte, *wire.Error) {
 	ctx := &resp.Context
 	lim := s.limits()
