@@ -86,8 +86,8 @@ type Plan struct {
 	SessionScope jsonval.Pointer // nil when not declared
 
 	// Reads is what the bridge may send: built from every declared path.
+	// The prune package keeps states and patches to it.
 	Reads wire.Reads
-	reads *readTree
 
 	regionIndex, capabilityIndex map[string]int
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/pinholectx/pinhole/internal/expose"
 	"github.com/pinholectx/pinhole/internal/jsonval"
+	"github.com/pinholectx/pinhole/internal/prune"
 	"github.com/pinholectx/pinhole/internal/wire"
 )
 
@@ -27,6 +28,7 @@ type base struct {
 	ids         []string
 	state       wire.Members
 	stateCut    wire.Counts
+	stateLeft   []string // state keys whose value is a cut marker
 	feedback    []wire.Feedback
 	feedbackN   int
 	pageUnavail []wire.Unavailable
@@ -74,6 +76,11 @@ func (s *Snapshot) getBase() *base {
 	for _, k := range p.State {
 		v := k.From.Resolve(s.Root)
 		if v == nil {
+			continue
+		}
+		if prune.IsCut(v) {
+			b.state = append(b.state, wire.Member{Key: k.Name, Value: nullJSON})
+			b.stateLeft = append(b.stateLeft, k.Name)
 			continue
 		}
 		o := plain(v, lim.MaxFieldChars)
@@ -179,15 +186,18 @@ func (s *Snapshot) Describe(id string, req Request, k *expose.Keyer, st *Stats) 
 	b := s.getBase()
 	lim := s.limits()
 	ctx := wire.Context{
-		Page:           b.page,
-		Regions:        b.regions,
-		RecordIds:      b.ids,
-		RecordIdsTotal: len(s.Records),
-		RecordsTotal:   s.Total,
-		State:          b.state,
-		StateTruncated: b.stateCut,
-		Feedback:       b.feedback,
-		FeedbackTotal:  b.feedbackN,
+		Page:            b.page,
+		Regions:         b.regions,
+		RecordIds:       b.ids,
+		RecordIdsTotal:  len(s.Records),
+		RecordsTotal:    s.Total,
+		State:           b.state,
+		StateTruncated:  b.stateCut,
+		StateCut:        b.stateLeft,
+		CutTotal:        s.Cut,
+		DuplicatesTotal: s.Duplicates,
+		Feedback:        b.feedback,
+		FeedbackTotal:   b.feedbackN,
 	}
 	var recs []*Rec
 	if req.Record != nil {

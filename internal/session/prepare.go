@@ -34,14 +34,13 @@ func (s *Session) prepare(v *jsonval.Value) ([]byte, *wire.Error) {
 		return nil, wire.Errorf(wire.CodeInvalidRequest, "capability", "prepare needs a capability name")
 	}
 	ci := s.plan.CapabilityIndex(name.S)
-	if ci < 0 {
-		return nil, wire.Errorf(wire.CodeUnknownCapability, "capability", "the capability is not declared")
+	if ci < 0 || !s.snap.CapabilityActive(ci) {
+		// One answer for both: whether a capability exists outside the
+		// active regions cannot be probed.
+		return nil, errUnknownCapability()
 	}
 	cp := &s.plan.Capabilities[ci]
 	s.ev.Capability = cp.Name // the manifest's name, never the caller's text
-	if !s.snap.CapabilityActive(ci) {
-		return nil, wire.Errorf(wire.CodeCapabilityUnavailable, "capability", "the capability's region is not active now")
-	}
 	var rec *project.Rec
 	switch {
 	case cp.Record && record == nil:
@@ -81,6 +80,12 @@ func (s *Session) prepare(v *jsonval.Value) ([]byte, *wire.Error) {
 		out.Record = rec.ID
 	}
 	return fitted(wire.Encode(&out), s.plan.Limits.MaxResponseBytes)
+}
+
+// errUnknownCapability is the answer for a capability that is not declared
+// or whose region is not active.
+func errUnknownCapability() *wire.Error {
+	return wire.Errorf(wire.CodeUnknownCapability, "capability", "no capability of that name is offered in the active regions")
 }
 
 // record returns the referenceable record v names, if capability ci applies

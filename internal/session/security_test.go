@@ -29,6 +29,7 @@ import (
 	"github.com/pinholectx/pinhole/internal/expose"
 	"github.com/pinholectx/pinhole/internal/jsonval"
 	"github.com/pinholectx/pinhole/internal/manifest"
+	"github.com/pinholectx/pinhole/internal/prune"
 	"github.com/pinholectx/pinhole/internal/session"
 )
 
@@ -486,7 +487,14 @@ func newWorld(t testing.TB, seed uint64) *world {
 	}
 
 	// Items.
-	seenID := map[string]bool{}
+	// Every item that shares its id with another names nothing.
+	carriers := map[string]int{}
+	type cand struct {
+		id   string
+		ci   int
+		held bool
+	}
+	var cands []cand
 	w.idColl = map[string]int{}
 	for ci, c := range w.colls {
 		var items []any
@@ -514,12 +522,9 @@ func newWorld(t testing.TB, seed uint64) *world {
 				setPath(item, c.idPtr, id)
 			}
 			idText := fmt.Sprint(id)
-			if valid && !seenID[idText] && w.regionActive[c.region] {
-				w.ids = append(w.ids, idText)
-				w.idColl[idText] = ci
-			}
-			if valid {
-				seenID[idText] = true
+			if valid && w.regionActive[c.region] {
+				carriers[idText]++
+				cands = append(cands, cand{id: idText, ci: ci})
 			}
 			if w.regionActive[c.region] {
 				w.total++
@@ -537,8 +542,8 @@ func newWorld(t testing.TB, seed uint64) *world {
 			// Read only by a condition: a canary, or the word that holds.
 			if rng.IntN(2) == 0 {
 				setPath(item, c.condField, "hold")
-				if _, ok := w.idColl[idText]; ok && valid {
-					w.held = append(w.held, idText)
+				if valid && w.regionActive[c.region] {
+					cands[len(cands)-1].held = true
 				}
 			} else {
 				setPath(item, c.condField, w.cs.text())
@@ -546,6 +551,15 @@ func newWorld(t testing.TB, seed uint64) *world {
 			items = append(items, item)
 		}
 		setPath(w.state, c.from, items)
+	}
+	for _, cd := range cands {
+		if carriers[cd.id] == 1 {
+			w.ids = append(w.ids, cd.id)
+			w.idColl[cd.id] = cd.ci
+			if cd.held {
+				w.held = append(w.held, cd.id)
+			}
+		}
 	}
 	for _, c := range w.colls {
 		w.plantUndeclaredIn(c.from, itemLeaves[c.from])
@@ -844,7 +858,7 @@ func (d *driver) checkDescribe(what string, r map[string]any, offset, limit int,
 	// Data never becomes a key of the response's structure.
 	checkKeys(t, what, r, "snapshot", "limits", "capabilities", "context")
 	checkKeys(t, what+" context", ctx, "page", "regions", "records", "recordIds", "recordIdsTotal", "recordWindow",
-		"recordsTotal", "state", "stateTruncated", "feedback", "feedbackTotal", "unavailable", "unavailableTotal")
+		"recordsTotal", "duplicatesTotal", "cutTotal", "state", "stateTruncated", "stateCut", "feedback", "feedbackTotal", "unavailable", "unavailableTotal")
 	if st, ok := ctx["state"].(map[string]any); ok {
 		checkKeys(t, what+" state", st, w.stateNames...)
 	}
@@ -894,7 +908,7 @@ func checkKeys(t testing.TB, what string, m map[string]any, allowed ...string) {
 func (d *driver) checkRecord(what string, rec map[string]any) {
 	t, w := d.t, d.w
 	t.Helper()
-	checkKeys(t, what+" record", rec, "id", "region", "fields", "truncated", "redacted", "userContent")
+	checkKeys(t, what+" record", rec, "id", "region", "fields", "truncated", "redacted", "cut", "userContent")
 	ci, ok := w.idColl[fmt.Sprint(rec["id"])]
 	if !ok {
 		t.Fatalf("%s: record id %v is not referenceable", what, rec["id"])
@@ -1133,7 +1147,7 @@ func checkPruned(t testing.TB, what string, w *world) {
 	if err != nil {
 		t.Fatalf("%s: %v", what, err)
 	}
-	kept := jsonval.Marshal(plan.Prune(st))
+	kept := jsonval.Marshal(prune.FromReads(plan.Reads).State(st))
 	for _, c := range w.pruned {
 		j, _ := json.Marshal(c)
 		if bytes.Contains(kept, j[1:len(j)-1]) {
@@ -1429,7 +1443,7 @@ func TestInjectionCorpus(t *testing.T) {
 		ctx := r["context"].(map[string]any)
 		checkKeys(t, what, r, "snapshot", "limits", "capabilities", "context")
 		checkKeys(t, what+" context", ctx, "page", "regions", "records", "recordIds", "recordIdsTotal", "recordWindow",
-			"recordsTotal", "state", "stateTruncated", "feedback", "feedbackTotal", "unavailable", "unavailableTotal")
+			"recordsTotal", "duplicatesTotal", "cutTotal", "state", "stateTruncated", "stateCut", "feedback", "feedbackTotal", "unavailable", "unavailableTotal")
 		checkKeys(t, what+" state", ctx["state"].(map[string]any), "filter")
 		pg := ctx["page"].(map[string]any)
 		checkKeys(t, what+" page", pg, "route", "title", "params", "truncated")
@@ -1449,7 +1463,7 @@ func TestInjectionCorpus(t *testing.T) {
 			}
 		}
 		rec := recs[0].(map[string]any)
-		checkKeys(t, what+" record", rec, "id", "region", "fields", "truncated", "redacted", "userContent")
+		checkKeys(t, what+" record", rec, "id", "region", "fields", "truncated", "redacted", "cut", "userContent")
 		checkKeys(t, what+" fields", rec["fields"].(map[string]any), "name", "note", "meta", "email")
 		if uc := toStrings(asList(rec["userContent"])); len(uc) != 1 || uc[0] != "note" {
 			t.Fatalf("%s: userContent %v, want [note]", what, uc)

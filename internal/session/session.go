@@ -20,6 +20,7 @@ import (
 	"github.com/pinholectx/pinhole/internal/manifest"
 	"github.com/pinholectx/pinhole/internal/patch"
 	"github.com/pinholectx/pinhole/internal/project"
+	"github.com/pinholectx/pinhole/internal/prune"
 	"github.com/pinholectx/pinhole/internal/wire"
 )
 
@@ -38,6 +39,7 @@ const MaxRequestBytes = 128 << 20
 type Session struct {
 	random func([]byte) error // fills a session key when load brings none
 	plan   *manifest.Plan
+	reads  *prune.Tree // what plan declares: states and patches are kept to it
 	keyer  *expose.Keyer
 	snap   *project.Snapshot
 	id     string // snapshot id of snap
@@ -160,7 +162,7 @@ func (s *Session) load(v *jsonval.Value) ([]byte, *wire.Error) {
 			return nil, wire.Errorf(wire.CodeInvalidRequest, "key", "this host has no randomness to draw a session key from: load needs a key")
 		}
 	}
-	s.plan, s.keyer, s.snap, s.id = plan, expose.NewKeyer(key), nil, ""
+	s.plan, s.reads, s.keyer, s.snap, s.id = plan, prune.FromReads(plan.Reads), expose.NewKeyer(key), nil, ""
 	s.history = history{}
 	return wire.Encode(&wire.Loaded{Loaded: true, Limits: plan.Limits, Reads: plan.Reads}), nil
 }
@@ -183,19 +185,9 @@ func (s *Session) observe(v *jsonval.Value) ([]byte, *wire.Error) {
 		if s.snap == nil {
 			return nil, wire.Errorf(wire.CodeInvalidState, "patch", "a patch needs a previous state: observe a full state first")
 		}
-		pruned, orig := s.plan.PrunePatch(ops)
-		next, err := patch.Apply(s.snap.Root, pruned)
+		next, err := patch.ApplyDeclared(s.reads, s.snap.Root, ops)
 		if err != nil {
-			if err.Index >= 0 && err.Index < len(orig) {
-				err.Index = orig[err.Index] // name the caller's operation
-			}
 			return nil, wire.Errorf(wire.CodeInvalidState, err.Param(), "the patch does not apply: "+err.Error()+"; the previous state stays in force")
-		}
-		if manifest.NeedsPrune(ops) {
-			next = s.plan.Prune(next)
-			if next == nil {
-				next = jsonval.NewObject()
-			}
 		}
 		if next.Kind != jsonval.Object {
 			return nil, wire.Errorf(wire.CodeInvalidState, "patch", "the patch would make the state something other than an object")
@@ -206,14 +198,14 @@ func (s *Session) observe(v *jsonval.Value) ([]byte, *wire.Error) {
 	case st.Kind != jsonval.Object:
 		return nil, wire.Errorf(wire.CodeInvalidState, "state", "the state must be a JSON object")
 	default:
-		declared = s.plan.Prune(st)
+		declared = s.reads.State(st)
 		if declared == nil {
 			declared = jsonval.NewObject()
 		}
 	}
 	if s.snap != nil && jsonval.Equal(declared, s.snap.Root) {
 		return wire.Encode(&wire.Observed{Snapshot: s.id, Changed: false, RecordsTotal: s.snap.Total,
-			Skipped: s.snap.Skipped, Warnings: s.snap.Warnings}), nil
+			Skipped: s.snap.Skipped, Duplicates: s.snap.Duplicates, Cut: s.snap.Cut, Warnings: s.snap.Warnings}), nil
 	}
 	snap := project.Build(s.plan, declared, s.snap)
 	if s.plan.SessionScope != nil {
@@ -225,7 +217,7 @@ func (s *Session) observe(v *jsonval.Value) ([]byte, *wire.Error) {
 	s.ev.Records = snap.Total
 	s.history.add(s.id, snap)
 	return wire.Encode(&wire.Observed{Snapshot: s.id, Changed: true, RecordsTotal: snap.Total,
-		Skipped: snap.Skipped, Warnings: snap.Warnings}), nil
+		Skipped: snap.Skipped, Duplicates: snap.Duplicates, Cut: snap.Cut, Warnings: snap.Warnings}), nil
 }
 
 func (s *Session) describe(v *jsonval.Value, raw []byte) ([]byte, *wire.Error) {

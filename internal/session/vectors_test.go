@@ -279,6 +279,13 @@ func vectors(t *testing.T) []vector {
 	charge := func(record, cardOf string) []byte {
 		return prepareReq(`"capability":"order.charge","record":"` + record + `","input":{"card":{"$placeholder":"` + ph(t, cardOf) + `"},"amount":12.5}`)
 	}
+	// smc and smd add a capability, a composite field and a state key to sm.
+	smc := sm.with(t, "/capabilities", `[{"name":"item.open","description":"Open","scope":"record","region":"list"}]`)
+	smd := smc.with(t, "/collections/0/fields/meta", `{"from":"/meta"}`).with(t, "/state", `{"filter":"/filter"}`)
+	// deep is an object nested levels deep whose keys look like a credential.
+	deep := func(levels int) string {
+		return strings.Repeat(`{"k":`, levels-1) + `{"ghp_0123456789abcdefghijklmnopqrstuvwxyzAB":1}` + strings.Repeat(`}`, levels-1)
+	}
 	vs := []vector{
 		// Windows and selection.
 		{"describe-default", seq(m, st, d(""))},
@@ -387,6 +394,10 @@ func vectors(t *testing.T) []vector {
 			prepareReq(`"capability":"order.charge","record":"SO-1001","input":{"amount":0}`),
 			prepareReq(`"capability":"order.ship","record":"SO-1001","input":{"carrier":"ups"},"colour":"red"`),
 			prepareReq(`"capability":"order.ship","record":"SO-1001","input":{"carrier":"ups"},"snapshot":"s99"`))},
+		{"prepare-inactive-like-unknown", seq(m, st, prepareReq(`"capability":"order.refund","input":{"amount":1}`),
+			prepareReq(`"capability":"order.refundx","input":{"amount":1}`), prepareReq(`"capability":"order.refund","snapshot":"s1"`),
+			patchReq(`[{"op":"replace","path":"/ui/detailOpen","value":true}]`), prepareReq(`"capability":"order.refund","snapshot":"s1"`),
+			prepareReq(`"capability":"order.refund","snapshot":"s2"`))},
 		{"prepare-stale-snapshot", seq(m, st, d(`"limit":2`),
 			patchReq(`[{"op":"replace","path":"/orders/items/1/status","value":"Shipped"}]`),
 			prepareReq(`"capability":"order.ship","record":"SO-1001","snapshot":"s1","input":{"carrier":"dhl"}`),
@@ -446,11 +457,24 @@ func vectors(t *testing.T) []vector {
 		{"bounds-response-bytes-records", seq(m.with(t, "/limits/maxResponseBytes", `4096`).with(t, "/limits/maxFieldChars", `1000`),
 			st.with(t, "/orders/items/0/note", `"`+strings.Repeat("long note ", 60)+`"`).with(t, "/orders/items/1/note", `"`+strings.Repeat("long note ", 60)+`"`).
 				with(t, "/orders/items/2/note", `"`+strings.Repeat("long note ", 60)+`"`), d(""), d(`"record":["SO-1003","SO-1002","SO-1001","SO-1004"]`))},
+		{"bounds-pager-advances", seq(m.with(t, "/limits/maxResponseBytes", `4096`).with(t, "/limits/maxFieldChars", `8192`),
+			st.with(t, "/orders/items/0/note", `"`+strings.Repeat(`\u0001`, 1000)+`"`).
+				with(t, "/orders/items/1/note", `"`+strings.Repeat(`\u0001`, 600)+`"`).with(t, "/orders/items/1/customer/name", `"`+strings.Repeat(`\u0002`, 80)+`"`),
+			d(`"limit":1`), d(`"offset":1,"limit":1`), d(`"offset":2,"limit":1`), d(`"record":["SO-1001"]`))},
 		{"bounds-response-bytes-ids", seq(m.with(t, "/limits/maxResponseBytes", `4096`).with(t, "/limits/maxRecordIds", `10000`),
 			st.with(t, "/orders/items", idsOnly(300)), d(`"limit":1`))},
 		// Records without a valid id count but are not referenceable.
 		{"records-invalid-ids", seq(sm, doc{parse(t, `{"items":[{"id":"a","name":"A"},{"name":"no id"},{"id":"a","name":"dup"},{"id":1.5},{"id":""},{"id":true},{"id":"`+strings.Repeat("x", 129)+`"},{"id":"b\u0001"},{"id":"b","name":"B"}]}`)}, d(""))},
 		{"records-not-an-array", seq(sm, doc{parse(t, `{"items":{"id":"a"}}`)}, d(""))},
+		// Records sharing an id: none of them is referenceable, whichever comes first.
+		{"records-duplicate-ids", seq(smc, doc{parse(t, `{"items":[{"id":"a","name":"first"},{"id":"b","name":"B"},{"id":"a","name":"impostor"},{"id":"c","name":"C"}]}`)},
+			d(""), d(`"record":["a"]`), prepareReq(`"capability":"item.open","record":"a"`),
+			patchReq(`[{"op":"remove","path":"/items/2"}]`), d(`"record":["a"]`))},
+		// A value nested too deep costs that value: the record stays, its field is cut.
+		{"records-cut-too-deep", seq(smd, doc{parse(t, `{"filter":`+deep(65)+`,"items":[{"id":"a","name":"A","meta":`+deep(65)+`},{"id":"b","name":"B","meta":`+deep(64)+`}]}`)},
+			d(""), prepareReq(`"capability":"item.open","record":"a"`),
+			patchReq(`[{"op":"replace","path":"/items/1/meta`+strings.Repeat("/k", 63)+`","value":{"k":{"k":1}}}]`), d(`"record":["b"]`), afterReq("s1"),
+			observeReq(doc{parse(t, `{"filter":{"$cut":"depth"},"items":[{"id":"a","name":"A","meta":{"$cut":"cycle"}}]}`)}), d(""))},
 		// Availability rules and the condition language.
 		{"unavailable-manager", seq(m, st.with(t, "/session/role", `"manager"`).with(t, "/ui/detailOpen", `true`), d(`"limit":3`))},
 		{"conditions", seq(doc{parse(t, `{"pinhole":1,"regions":[{"id":"r"}],

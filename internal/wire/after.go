@@ -12,6 +12,7 @@ type After struct {
 	Records        AfterRecords      `json:"records"`
 	State          Members           `json:"state"`
 	StateTruncated Counts            `json:"stateTruncated,omitempty"`
+	StateCut       []string          `json:"stateCut,omitempty"` // state keys whose value was left out
 	Capabilities   AfterCapabilities `json:"capabilities"`
 	Feedback       []Feedback        `json:"feedback"`
 	FeedbackTotal  int               `json:"feedbackTotal"`

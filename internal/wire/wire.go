@@ -58,8 +58,11 @@ type Context struct {
 	RecordIdsTotal   int           `json:"recordIdsTotal"`
 	RecordWindow     *Window       `json:"recordWindow,omitempty"`
 	RecordsTotal     int           `json:"recordsTotal"`
+	DuplicatesTotal  int           `json:"duplicatesTotal,omitempty"` // records sharing an id: none referenceable
+	CutTotal         int           `json:"cutTotal,omitempty"`        // declared values left out, shown as null (Record.Cut, StateCut)
 	State            Members       `json:"state"`
 	StateTruncated   Counts        `json:"stateTruncated,omitempty"`
+	StateCut         []string      `json:"stateCut,omitempty"` // state keys whose value was left out
 	Feedback         []Feedback    `json:"feedback"`
 	FeedbackTotal    int           `json:"feedbackTotal"`
 	Unavailable      []Unavailable `json:"unavailable"`
@@ -96,6 +99,7 @@ type Record struct {
 	Fields      Members  `json:"fields"`
 	Truncated   Counts   `json:"truncated,omitempty"`
 	Redacted    []string `json:"redacted,omitempty"`
+	Cut         []string `json:"cut,omitempty"` // fields left out: nested too deep or cyclic; shown as null
 	UserContent []string `json:"userContent,omitempty"`
 }
 
@@ -106,6 +110,7 @@ type Window struct {
 	Offset   int  `json:"offset"`
 	Limit    int  `json:"limit"`
 	Returned int  `json:"returned"`
+	Skipped  int  `json:"skipped,omitempty"` // records that do not fit even cut down; next is past them
 	Total    int  `json:"total"`
 	Next     *int `json:"next,omitempty"`
 }
@@ -166,6 +171,8 @@ type Observed struct {
 	Changed      bool     `json:"changed"`
 	RecordsTotal int      `json:"recordsTotal"`
 	Skipped      int      `json:"skipped"`
+	Duplicates   int      `json:"duplicates,omitempty"` // of skipped: records sharing an id
+	Cut          int      `json:"cut,omitempty"`        // declared values left out (Context.CutTotal)
 	Warnings     []string `json:"warnings"`
 }
 

@@ -98,6 +98,8 @@ export interface ContextRecord {
   fields: Record<string, JSONValue>;
   truncated?: Record<string, number>;
   redacted?: string[];
+  /** Fields whose value was left out (nested too deep, cyclic); each is null. */
+  cut?: string[];
   userContent?: string[];
 }
 
@@ -113,10 +115,16 @@ export interface DescribeResponse {
     records: ContextRecord[];
     recordIds: string[];
     recordIdsTotal: number;
-    recordWindow?: { offset: number; limit: number; returned: number; total: number; next?: number };
+    /** `skipped`: records too large for maxResponseBytes even cut down; `next` is past them. */
+    recordWindow?: { offset: number; limit: number; returned: number; skipped?: number; total: number; next?: number };
     recordsTotal: number;
+    /** Records sharing an id with another record: none of them is referenceable. */
+    duplicatesTotal?: number;
+    /** Declared values left out (nested too deep, cyclic), listed in `cut` and `stateCut`. */
+    cutTotal?: number;
     state: Record<string, JSONValue>;
     stateTruncated?: Record<string, number>;
+    stateCut?: string[];
     feedback: { level: string; text: string; source: string; truncated?: number; redacted?: boolean }[];
     feedbackTotal: number;
     unavailable: { capability: string; record?: string; reason: string }[];
