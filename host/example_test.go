@@ -7,8 +7,8 @@ import (
 	"log"
 	"os"
 
+	"github.com/pinholectx/pinhole"
 	"github.com/pinholectx/pinhole/host"
-	"github.com/pinholectx/pinhole/internal/wire"
 )
 
 func Example() {
@@ -49,11 +49,11 @@ func Example() {
 	fmt.Printf("%s\n", out)
 
 	_, err = s.Describe(ctx, []byte(`{"record": ["T-9"]}`))
-	var we *wire.Error
-	if errors.As(err, &we) {
-		fmt.Println(we.Code)
+	var pe *pinhole.Error
+	if errors.As(err, &pe) && pe.Code == pinhole.CodeUnknownRecord {
+		fmt.Println(pe.Code, pe.Param)
 	}
 	// Output:
 	// {"snapshot":"s1","limits":{"defaultLimit":8,"maxLimit":50,"maxRecordSelection":20,"maxRecordIds":1000,"maxFieldChars":512,"maxFeedback":20,"maxUnavailable":20,"maxResponseBytes":65536},"capabilities":[],"context":{"regions":[{"id":"tickets","description":"Open support tickets"}],"records":[{"id":"T-2","region":"tickets","fields":{"title":"Password reset","owner":"l***@example.com"}}],"recordIds":["T-1","T-2"],"recordIdsTotal":2,"recordsTotal":2,"state":{},"feedback":[],"feedbackTotal":0,"unavailable":[],"unavailableTotal":0}}
-	// unknown_record
+	// unknown_record record
 }

@@ -1,6 +1,8 @@
 // Package host runs pinhole.wasm in a Go program with
 // github.com/tetratelabs/wazero, so that Go hosts, tests and the CLI drive
-// the very module bytes a browser or Node runs (DESIGN §1, §3).
+// the very module bytes a browser or Node runs. Package pinhole (the
+// module root) runs the same core natively, without a WebAssembly runtime,
+// behind the same methods.
 //
 // A Module is the compiled pinhole.wasm; compile it once. A Session is one
 // instance of it, one agent session: its own manifest, snapshots, key and
@@ -13,9 +15,9 @@
 //	resp, err := s.Load(ctx, manifestJSON, "")
 //
 // Session.Call speaks the raw ABI: one JSON request in, one JSON response
-// out. Load, Observe and Describe build the request for one operation and
-// return the response bytes together with a *wire.Error when the module
-// answered {"error": ...}.
+// out. Load, Observe, ObservePatch, Describe, Prepare and After build the
+// request for one operation and return the response bytes together with a *pinhole.Error
+// when the module answered {"error": ...}.
 package host
 
 import (
@@ -30,7 +32,7 @@ import (
 	"github.com/tetratelabs/wazero/api"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 
-	"github.com/pinholectx/pinhole/internal/jsonval"
+	"github.com/pinholectx/pinhole"
 	"github.com/pinholectx/pinhole/internal/wire"
 )
 
@@ -64,7 +66,7 @@ func WithCompilationCache(c wazero.CompilationCache) Option {
 // context is done during a call, the call stops at once and the Session is
 // dead (the error wraps ErrTrapped and the context's error). Without it a
 // call that has started runs to its end; the module bounds its own work (a
-// request is at most session.MaxRequestBytes). The watch is not free: it
+// request is at most pinhole.MaxRequestBytes). The watch is not free: it
 // made calls several times slower in our measurements.
 func WithCloseOnContextDone() Option {
 	return func(cfg *config) { cfg.interrupt = true }
@@ -220,48 +222,45 @@ func (s *Session) Close(ctx context.Context) error {
 // per-session key that derives aliases and placeholders (16 to 256 bytes);
 // when it is empty the module draws a random one, as production should.
 func (s *Session) Load(ctx context.Context, manifest []byte, key string) ([]byte, error) {
-	req := make([]byte, 0, len(manifest)+len(key)+40)
-	req = append(req, `{"op":"load","manifest":`...)
-	req = append(req, manifest...)
-	if key != "" {
-		req = append(req, `,"key":`...)
-		req = jsonval.AppendString(req, key)
-	}
-	req = append(req, '}')
-	return s.op(ctx, req)
+	return s.op(ctx, wire.LoadRequest(manifest, key))
 }
 
 // Observe hands the module the full declared state (its JSON text: an
 // object holding only what the load answer's reads allow).
 func (s *Session) Observe(ctx context.Context, state []byte) ([]byte, error) {
-	req := make([]byte, 0, len(state)+32)
-	req = append(req, `{"op":"observe","state":`...)
-	req = append(req, state...)
-	req = append(req, '}')
-	return s.op(ctx, req)
+	return s.op(ctx, wire.ObserveRequest(state))
 }
 
-// Describe asks for the context. request is the describe request object of
-// DESIGN §4 without "op" ({}, {"offset":8,"limit":8}, {"record":["SO-1"]});
+// ObservePatch hands the module an RFC 6902 JSON Patch (its JSON text)
+// against the state it last observed. A patch that does not apply changes
+// nothing.
+func (s *Session) ObservePatch(ctx context.Context, patch []byte) ([]byte, error) {
+	return s.op(ctx, wire.ObservePatchRequest(patch))
+}
+
+// Describe asks for the context. request is the describe request object
+// without "op" ({}, {"offset":8,"limit":8}, {"record":["SO-1"]});
 // nil or empty means {}. A request that is not an object is answered with
 // an invalid_request error without a call into the module.
 func (s *Session) Describe(ctx context.Context, request []byte) ([]byte, error) {
-	body := bytes.TrimSpace(request)
-	if len(body) == 0 {
-		body = []byte("{}")
-	}
-	if body[0] != '{' {
-		e := wire.Errorf(wire.CodeInvalidRequest, "", "a describe request is a JSON object")
+	req, e := wire.DescribeRequest(request)
+	if e != nil {
 		return wire.Encode(&wire.ErrorResponse{Error: e}), e
 	}
-	rest := bytes.TrimSpace(body[1:])
-	req := make([]byte, 0, len(body)+16)
-	req = append(req, `{"op":"describe"`...)
-	if len(rest) > 0 && rest[0] != '}' {
-		req = append(req, ',')
-	}
-	req = append(req, rest...)
 	return s.op(ctx, req)
+}
+
+// Prepare checks an execution against the current snapshot and answers
+// with its input resolved for the application's handler: placeholders and
+// aliases become the real values. The answer is for the handler only,
+// never for the agent.
+func (s *Session) Prepare(ctx context.Context, req pinhole.PrepareRequest) ([]byte, error) {
+	return s.op(ctx, req.Request())
+}
+
+// After answers what changed since the snapshot the agent saw.
+func (s *Session) After(ctx context.Context, since string) ([]byte, error) {
+	return s.op(ctx, wire.AfterRequest(since))
 }
 
 func (s *Session) op(ctx context.Context, req []byte) ([]byte, error) {
@@ -272,12 +271,6 @@ func (s *Session) op(ctx context.Context, req []byte) ([]byte, error) {
 	return out, ResponseError(out)
 }
 
-// ResponseError returns the *wire.Error of an {"error": ...} response, and
-// nil for any other response. It reads the module's output (from any
-// runtime), so it only looks at responses that start as error responses do.
-func ResponseError(resp []byte) error {
-	if e := wire.DecodeError(resp); e != nil {
-		return e
-	}
-	return nil
-}
+// ResponseError returns the *pinhole.Error of an {"error": ...} response,
+// and nil for any other response; it is pinhole.ResponseError.
+func ResponseError(resp []byte) error { return pinhole.ResponseError(resp) }

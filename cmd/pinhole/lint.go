@@ -27,9 +27,9 @@ func runLint(args []string, stdout io.Writer) (int, error) {
 	if err != nil {
 		return 0, usagef("--manifest: %v", err)
 	}
-	plan, err := manifest.Parse(man)
-	if err != nil {
-		return exitUsage, manifestError(stdout, err)
+	plan, e := manifest.Parse(man)
+	if e != nil {
+		return exitUsage, manifestError(stdout, e)
 	}
 	var state *jsonval.Value
 	if *statePath != "" {

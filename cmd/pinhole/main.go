@@ -18,17 +18,16 @@ package main
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 
 	"github.com/tetratelabs/wazero"
 
+	"github.com/pinholectx/pinhole/cmd/internal/randkey"
 	"github.com/pinholectx/pinhole/host"
 	"github.com/pinholectx/pinhole/internal/jsonval"
 	"github.com/pinholectx/pinhole/internal/session"
@@ -183,7 +182,7 @@ type call func(req []byte) ([]byte, error)
 // session starts a fresh session; a module session ends with the core.
 func (c *core) session() (call, error) {
 	if c.mod == nil {
-		s := session.NewWithRandom(randomKey)
+		s := session.NewWithRandom(randkey.Fill)
 		return func(req []byte) ([]byte, error) { return s.Call(req), nil }, nil
 	}
 	ctx := context.Background()
@@ -231,30 +230,24 @@ func describe(args []string, stdout io.Writer) (int, error) {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 
-	load := append([]byte(`{"op":"load","manifest":`), man...)
+	k := ""
 	if set["key"] {
-		load = jsonval.AppendString(append(load, `,"key":`...), *key)
+		if *key == "" {
+			return 0, usagef("--key must not be empty (leave it out for a random key)")
+		}
+		k = *key
 	}
-	load = append(load, '}')
-	observe := append(append([]byte(`{"op":"observe","state":`), state...), '}')
-	desc := []byte(`{"op":"describe"`)
+	load := wire.LoadRequest(man, k)
+	observe := wire.ObserveRequest(state)
+	var params wire.DescribeParams
 	if set["offset"] {
-		desc = strconv.AppendInt(append(desc, `,"offset":`...), int64(*offset), 10)
+		params.Offset = offset
 	}
 	if set["limit"] {
-		desc = strconv.AppendInt(append(desc, `,"limit":`...), int64(*limit), 10)
+		params.Limit = limit
 	}
-	if len(records) > 0 {
-		desc = append(desc, `,"record":[`...)
-		for i, id := range records {
-			if i > 0 {
-				desc = append(desc, ',')
-			}
-			desc = jsonval.AppendString(desc, id) // ids are strings, even "1002"
-		}
-		desc = append(desc, ']')
-	}
-	desc = append(desc, '}')
+	params.Record = records
+	desc := params.Request()
 
 	c, err := openCore(*wasmPath)
 	if err != nil {
@@ -351,7 +344,7 @@ func version(args []string, stdout io.Writer) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	out, err := send([]byte(`{"op":"version"}`))
+	out, err := send(wire.VersionRequest())
 	if err != nil {
 		return 0, err
 	}
@@ -365,17 +358,7 @@ func version(args []string, stdout io.Writer) (int, error) {
 
 // manifestError prints a manifest's invalid_manifest error as the module
 // would answer it.
-func manifestError(w io.Writer, err error) error {
-	var we *wire.Error
-	if !errors.As(err, &we) {
-		we = wire.Errorf(wire.CodeInvalidManifest, "", err.Error())
-	}
-	_, werr := fmt.Fprintf(w, "%s\n", wire.Encode(&wire.ErrorResponse{Error: we}))
+func manifestError(w io.Writer, e *wire.Error) error {
+	_, werr := fmt.Fprintf(w, "%s\n", wire.Encode(&wire.ErrorResponse{Error: e}))
 	return werr
-}
-
-// randomKey fills a session key from crypto/rand when a load brings none.
-func randomKey(b []byte) error {
-	_, err := rand.Read(b)
-	return err
 }

@@ -105,6 +105,8 @@ func TestRun(t *testing.T) {
 			stderr: "--state: open no-such-file.json"},
 		{name: "describe state not JSON", args: []string{"describe", "--manifest", ordersManifest, "--state", badJSON}, code: 2,
 			stderr: "is not valid JSON"},
+		{name: "describe empty key", args: []string{"describe", "--manifest", ordersManifest, "--state", ordersState, "--key", ""}, code: 2,
+			stderr: "--key must not be empty"},
 		{name: "no command", args: nil, code: 2, stderr: "usage:"},
 		{name: "unknown command", args: []string{"fly"}, code: 2, stderr: `unknown command "fly"`},
 		{name: "help", args: []string{"help"}, code: 0, has: "pinhole lint --manifest M"},

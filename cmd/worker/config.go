@@ -6,20 +6,44 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/pinholectx/pinhole/internal/session"
+	"github.com/pinholectx/pinhole/internal/wire"
 )
 
 // The environment variables (Worker vars and secrets) the Worker reads.
 const (
-	EnvKey            = "PINHOLE_KEY"             // session key for /v1/describe (a secret)
-	EnvAllowedOrigins = "PINHOLE_ALLOWED_ORIGINS" // comma-separated exact origins
-	EnvMaxBodyBytes   = "PINHOLE_MAX_BODY_BYTES"  // request body bound in bytes
-	EnvManifests      = "PINHOLE_MANIFESTS"       // JSON object: manifest id → manifest
+	EnvKey            = "PINHOLE_KEY"                // session key for /v1/describe (a secret)
+	EnvAllowedOrigins = "PINHOLE_ALLOWED_ORIGINS"    // comma-separated exact origins
+	EnvMaxBodyBytes   = "PINHOLE_MAX_BODY_BYTES"     // request body bound in bytes
+	EnvMaxResponse    = "PINHOLE_MAX_RESPONSE_BYTES" // answer bound in bytes, a batch's answers together
+	EnvMaxBatch       = "PINHOLE_MAX_BATCH"          // requests in one /v1/session batch
+	EnvManifests      = "PINHOLE_MANIFESTS"          // JSON object: manifest id → manifest
 )
 
-// maxBodyCeiling is the largest body bound accepted: Cloudflare's request
-// body limit on the Free and Pro plans.
-const maxBodyCeiling = 100 << 20
+// Ceilings and floors of the settings. A Workers isolate has 128 MB and a
+// parsed JSON value takes many times the memory of its text, so the body
+// bound stops well below Cloudflare's 100 MB request limit (BENCHMARKS.md
+// has the measured memory per body size). The response bound leaves room
+// for any error envelope.
+const (
+	maxBodyCeiling     = 4 << 20
+	minResponseBytes   = 64 << 10
+	maxResponseCeiling = 32 << 20
+	maxBatchCeiling    = 10000
+)
+
+// intSetting reads an integer setting from min to max; "" leaves *dst.
+func intSetting(getenv func(string) string, name string, min, max int64, dst *int64) error {
+	s := getenv(name)
+	if s == "" {
+		return nil
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < min || n > max {
+		return configError(name + " must be an integer from " + strconv.FormatInt(min, 10) + " to " + strconv.FormatInt(max, 10))
+	}
+	*dst = n
+	return nil
+}
 
 // ConfigFromEnv reads the Worker's configuration through getenv, which
 // returns "" for an unset variable. Errors name the variable, never its
@@ -32,13 +56,17 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		}
 		c.Key = k
 	}
-	if s := getenv(EnvMaxBodyBytes); s != "" {
-		n, err := strconv.ParseInt(s, 10, 64)
-		if err != nil || n < 1 || n > maxBodyCeiling {
-			return c, configError(EnvMaxBodyBytes + " must be an integer from 1 to " + strconv.Itoa(maxBodyCeiling))
-		}
-		c.MaxBodyBytes = n
+	if err := intSetting(getenv, EnvMaxBodyBytes, 1, maxBodyCeiling, &c.MaxBodyBytes); err != nil {
+		return c, err
 	}
+	if err := intSetting(getenv, EnvMaxResponse, minResponseBytes, maxResponseCeiling, &c.MaxResponseBytes); err != nil {
+		return c, err
+	}
+	var batch int64
+	if err := intSetting(getenv, EnvMaxBatch, 1, maxBatchCeiling, &batch); err != nil {
+		return c, err
+	}
+	c.MaxBatch = int(batch)
 	for _, o := range strings.FieldsFunc(getenv(EnvAllowedOrigins), func(r rune) bool { return r == ',' || r == ' ' }) {
 		u, err := url.Parse(o)
 		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.Path != "" || u.RawQuery != "" || u.Fragment != "" || u.User != nil {
@@ -58,7 +86,7 @@ func handlerFromEnv(getenv func(string) string) http.Handler {
 	if err != nil {
 		msg := "the Worker is misconfigured: " + err.Error()
 		return http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-			writeError(w, http.StatusInternalServerError, session.CodeInternal, "", msg)
+			writeError(w, http.StatusInternalServerError, wire.CodeInternal, "", msg)
 		})
 	}
 	return NewHandler(cfg)

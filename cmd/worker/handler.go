@@ -21,7 +21,6 @@ package main
 
 import (
 	"bytes"
-	"crypto/rand"
 	"io"
 	"mime"
 	"net/http"
@@ -29,25 +28,41 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pinholectx/pinhole/cmd/internal/randkey"
 	"github.com/pinholectx/pinhole/internal/jsonval"
-	"github.com/pinholectx/pinhole/internal/project"
 	"github.com/pinholectx/pinhole/internal/session"
 	"github.com/pinholectx/pinhole/internal/wire"
 )
 
-// DefaultMaxBodyBytes bounds a request body unless the configuration says
-// otherwise: large enough for the 48-order example many times over.
-const DefaultMaxBodyBytes = 1 << 20
-
-// MaxBatch bounds the number of module requests one /v1/session call runs.
-const MaxBatch = 1000
+// Default bounds, each a Worker setting (config.go). A request that would
+// pass one is refused whole, before anything is written: nothing partial is
+// ever answered. BENCHMARKS.md has the peak memory of the largest request
+// the defaults accept, measured under workerd.
+const (
+	// DefaultMaxBodyBytes bounds a request body: the orders example (51 KB)
+	// several times over. Memory grows with the body (a parsed JSON value
+	// takes many times its text), so this bound is also the memory bound.
+	DefaultMaxBodyBytes = 256 << 10
+	// DefaultMaxResponseBytes bounds an answer, and the sum of a batch's
+	// answers: room for one describe at the core's largest
+	// maxResponseBytes (1 MiB) and more.
+	DefaultMaxResponseBytes = 2 << 20
+	// DefaultMaxBatch bounds the module requests one /v1/session call runs.
+	DefaultMaxBatch = 1000
+)
 
 // Config is what the Worker's environment decides. The zero value is
-// usable: default body bound, no CORS origins, a random key per request and
-// no bound manifests.
+// usable: default bounds, no CORS origins, a random key per request and no
+// bound manifests.
 type Config struct {
 	// MaxBodyBytes bounds a request body; 0 means DefaultMaxBodyBytes.
 	MaxBodyBytes int64
+	// MaxResponseBytes bounds an answer's body, a batch's answers
+	// together; 0 means DefaultMaxResponseBytes.
+	MaxResponseBytes int64
+	// MaxBatch bounds the requests of one /v1/session batch; 0 means
+	// DefaultMaxBatch.
+	MaxBatch int
 	// AllowedOrigins are the exact origins (scheme://host[:port]) that get
 	// CORS headers. Others get none, and their preflights are refused.
 	AllowedOrigins []string
@@ -70,6 +85,12 @@ type Handler struct {
 func NewHandler(cfg Config) *Handler {
 	if cfg.MaxBodyBytes <= 0 {
 		cfg.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if cfg.MaxResponseBytes <= 0 {
+		cfg.MaxResponseBytes = DefaultMaxResponseBytes
+	}
+	if cfg.MaxBatch <= 0 {
+		cfg.MaxBatch = DefaultMaxBatch
 	}
 	return &Handler{cfg: cfg}
 }
@@ -216,7 +237,7 @@ func parseObject(w http.ResponseWriter, body []byte, allowed ...string) *jsonval
 	for _, k := range v.Keys {
 		if !slices.Contains(allowed, k) {
 			// The member name is the caller's text: named only when short and plain.
-			e := project.UnknownParam("body", k, strings.Join(allowed, ", "))
+			e := session.UnknownParam("body", k, strings.Join(allowed, ", "))
 			writeError(w, http.StatusBadRequest, e.Code, e.Param, e.Message)
 			return nil
 		}
@@ -237,16 +258,25 @@ func (h *Handler) manifestOf(w http.ResponseWriter, v *jsonval.Value) *jsonval.V
 	case id == nil:
 		writeError(w, http.StatusBadRequest, wire.CodeInvalidRequest, "manifest", "the body needs a manifest or a manifestId")
 		return nil
-	case id.Kind != jsonval.String:
+	}
+	return h.manifestByID(w, id)
+}
+
+// manifestByID returns the bound manifest id names. On failure (id is not
+// a string, or no manifest is bound under it) it has written the error and
+// returns nil.
+func (h *Handler) manifestByID(w http.ResponseWriter, id *jsonval.Value) *jsonval.Value {
+	if id == nil || id.Kind != jsonval.String {
 		writeError(w, http.StatusBadRequest, wire.CodeInvalidRequest, "manifestId", "manifestId must be a string")
 		return nil
 	}
 	all, err := h.manifests()
 	if err != nil {
-		writeError(w, http.StatusInternalServerError, session.CodeInternal, "", err.Error())
+		writeError(w, http.StatusInternalServerError, wire.CodeInternal, "", err.Error())
 		return nil
 	}
-	if m = all.Get(id.S); m == nil {
+	m := all.Get(id.S)
+	if m == nil {
 		writeError(w, http.StatusBadRequest, wire.CodeInvalidRequest, "manifestId", "no manifest is bound under this id; GET /v1/version lists the bound ids")
 		return nil
 	}
@@ -281,82 +311,120 @@ func statusFor(code string) int {
 		return http.StatusUnprocessableEntity
 	case wire.CodeStateTooLarge:
 		return http.StatusRequestEntityTooLarge
-	case session.CodeInternal, wire.CodeNotLoaded:
+	case wire.CodeInternal, wire.CodeNotLoaded:
 		return http.StatusInternalServerError
 	}
 	return http.StatusBadRequest
 }
 
-// errorCode returns the code of a module error response, or "" when resp
-// is not an error.
-func errorCode(resp []byte) string {
-	if !bytes.HasPrefix(resp, []byte(`{"error":`)) {
-		return ""
+// answer writes a successful answer, or, when body is larger than the
+// response bound, the 413 error instead of it.
+func (h *Handler) answer(w http.ResponseWriter, status int, body []byte) {
+	if int64(len(body)) > h.cfg.MaxResponseBytes {
+		h.tooLong(w)
+		return
 	}
-	v, err := jsonval.Parse(resp)
+	writeJSON(w, status, body)
+}
+
+// tooLong refuses a request whose answer would pass the response bound.
+func (h *Handler) tooLong(w http.ResponseWriter) {
+	writeError(w, http.StatusRequestEntityTooLarge, wire.CodeLimitExceedsMax, "body",
+		"the answer would exceed "+strconv.FormatInt(h.cfg.MaxResponseBytes, 10)+
+			" bytes (the Worker's response bound); send fewer requests or ask for smaller windows")
+}
+
+// describeRequests builds the load, observe and describe requests of a
+// /v1/describe body. The body is split, not parsed: the manifest, the
+// state and the describe parameters reach the core as sent, and only the
+// core parses them (a parsed value takes many times the memory of its
+// text). On failure it has written the error and returns nil.
+func (h *Handler) describeRequests(w http.ResponseWriter, body []byte) [][]byte {
+	ms, err := splitObject(body)
 	if err != nil {
-		return session.CodeInternal
+		writeError(w, http.StatusBadRequest, wire.CodeInvalidRequest, "body", err.Error())
+		return nil
 	}
-	if c := v.Get("error").Get("code"); c != nil && c.Kind == jsonval.String {
-		return c.S
+	allowed := []string{"manifest", "manifestId", "state", "request"}
+	var manifest, id, state, params []byte
+	for _, m := range ms {
+		switch m.name {
+		case "manifest":
+			manifest = m.value
+		case "manifestId":
+			id = m.value
+		case "state":
+			state = m.value
+		case "request":
+			params = m.value
+		default:
+			// The member name is the caller's text: named only when short and plain.
+			e := session.UnknownParam("body", m.name, strings.Join(allowed, ", "))
+			writeError(w, http.StatusBadRequest, e.Code, e.Param, e.Message)
+			return nil
+		}
 	}
-	return session.CodeInternal
+	switch {
+	case manifest != nil && id != nil:
+		writeError(w, http.StatusBadRequest, wire.CodeInvalidRequest, "manifestId", "send either manifest or manifestId, not both")
+		return nil
+	case manifest == nil && id == nil:
+		writeError(w, http.StatusBadRequest, wire.CodeInvalidRequest, "manifest", "the body needs a manifest or a manifestId")
+		return nil
+	case id != nil:
+		v, err := jsonval.Parse(id)
+		if err != nil {
+			v = nil
+		}
+		m := h.manifestByID(w, v)
+		if m == nil {
+			return nil
+		}
+		manifest = jsonval.Marshal(m)
+	}
+	if params != nil {
+		pm, err := splitObject(params)
+		if err != nil {
+			writeError(w, http.StatusBadRequest, wire.CodeInvalidRequest, "request", "request must be a JSON object (the describe parameters)")
+			return nil
+		}
+		for _, m := range pm {
+			if m.name == "op" {
+				writeError(w, http.StatusBadRequest, wire.CodeInvalidRequest, "request", "request holds describe parameters only, no \"op\"")
+				return nil
+			}
+		}
+	}
+	if state == nil {
+		writeError(w, http.StatusUnprocessableEntity, wire.CodeInvalidState, "state", "the body needs a state")
+		return nil
+	}
+	desc, e := wire.DescribeRequest(params)
+	if e != nil { // cannot happen: params is an object
+		writeError(w, http.StatusBadRequest, e.Code, "request", e.Message)
+		return nil
+	}
+	return [][]byte{wire.LoadRequest(manifest, h.cfg.Key), wire.ObserveRequest(state), desc}
 }
 
 // describe runs load, observe and describe in a fresh session and answers
 // with the core's describe bytes unchanged, or with the first error.
 func (h *Handler) describe(w http.ResponseWriter, body []byte, _ string) {
-	v := parseObject(w, body, "manifest", "manifestId", "state", "request")
-	if v == nil {
+	reqs := h.describeRequests(w, body)
+	if reqs == nil {
 		return
 	}
-	m := h.manifestOf(w, v)
-	if m == nil {
-		return
-	}
-	req := v.Get("request")
-	if req != nil && req.Kind != jsonval.Object {
-		writeError(w, http.StatusBadRequest, wire.CodeInvalidRequest, "request", "request must be a JSON object (the describe parameters)")
-		return
-	}
-	if req.Get("op") != nil {
-		writeError(w, http.StatusBadRequest, wire.CodeInvalidRequest, "request", "request holds describe parameters only, no \"op\"")
-		return
-	}
-
-	load := append([]byte(`{"op":"load","manifest":`), jsonval.Marshal(m)...)
-	if h.cfg.Key != "" {
-		load = append(load, `,"key":`...)
-		load = jsonval.AppendString(load, h.cfg.Key)
-	}
-	load = append(load, '}')
-	observe := []byte(`{"op":"observe"`)
-	if st := v.Get("state"); st != nil {
-		observe = append(observe, `,"state":`...)
-		observe = jsonval.Append(observe, st)
-	}
-	observe = append(observe, '}')
-	desc := []byte(`{"op":"describe"`)
-	if req != nil {
-		for i, k := range req.Keys {
-			desc = append(desc, ',')
-			desc = jsonval.AppendString(desc, k)
-			desc = append(desc, ':')
-			desc = jsonval.Append(desc, req.Vals[i])
-		}
-	}
-	desc = append(desc, '}')
-
-	s := session.NewWithRandom(randomKey)
+	s := session.NewWithRandom(randkey.Fill)
 	var resp []byte
-	for _, call := range [][]byte{load, observe, desc} {
+	for i, call := range reqs {
 		resp = s.Call(call)
-		if code := errorCode(resp); code != "" {
-			writeJSON(w, statusFor(code), resp)
+		reqs[i] = nil // the core has its own copy; let this one go
+		if e := wire.DecodeError(resp); e != nil {
+			writeJSON(w, statusFor(e.Code), resp)
 			return
 		}
 	}
-	writeJSON(w, http.StatusOK, resp)
+	h.answer(w, http.StatusOK, resp)
 }
 
 // batch runs module requests in one fresh session: a JSON array of request
@@ -364,102 +432,82 @@ func (h *Handler) describe(w http.ResponseWriter, body []byte, _ string) {
 // one request per line answered by one response per line, so that any
 // bytes a conformance vector holds reach the core exactly as written.
 // Responses are byte for byte what the module returns; module errors stay
-// in the answer and the status is 200 whenever the batch is well formed.
+// in the answer and the status is 200 whenever the batch is well formed
+// and its answers fit the response bound together. A batch whose answers
+// would not fit is refused as soon as the sum passes the bound, and
+// nothing of it is sent. A batch with a patch that copies is refused before
+// anything runs (copiesInPatch).
 func (h *Handler) batch(w http.ResponseWriter, body []byte, mt string) {
+	var reqs [][]byte
 	if mt == typeNDJSON {
-		lines := bytes.Split(body, []byte{'\n'})
-		if len(lines) > 0 && len(lines[len(lines)-1]) == 0 {
-			lines = lines[:len(lines)-1]
+		reqs = bytes.Split(body, []byte{'\n'})
+		if len(reqs) > 0 && len(reqs[len(reqs)-1]) == 0 {
+			reqs = reqs[:len(reqs)-1]
 		}
-		if len(lines) == 0 || len(lines) > MaxBatch {
-			writeError(w, http.StatusBadRequest, wire.CodeInvalidRequest, "body", "the body must hold 1 to "+strconv.Itoa(MaxBatch)+" module requests, one per line")
+		if len(reqs) == 0 || len(reqs) > h.cfg.MaxBatch {
+			writeError(w, http.StatusBadRequest, wire.CodeInvalidRequest, "body", "the body must hold 1 to "+strconv.Itoa(h.cfg.MaxBatch)+" module requests, one per line")
 			return
 		}
-		s := session.NewWithRandom(randomKey)
-		var out []byte
-		for _, l := range lines {
-			out = append(append(out, s.Call(l)...), '\n')
+	} else {
+		var ok bool
+		reqs, ok = splitArray(body)
+		if !ok || len(reqs) == 0 || len(reqs) > h.cfg.MaxBatch {
+			writeError(w, http.StatusBadRequest, wire.CodeInvalidRequest, "body", "the body must be a JSON array of 1 to "+strconv.Itoa(h.cfg.MaxBatch)+" module requests")
+			return
 		}
+	}
+	for _, req := range reqs {
+		if copiesInPatch(req) {
+			writeError(w, http.StatusBadRequest, wire.CodeInvalidRequest, "body",
+				"the Worker takes no copy operations in patches: a copy shares the value it copies, so a few copies of copies make a state millions of times its size; send the value with add instead")
+			return
+		}
+	}
+	max := h.cfg.MaxResponseBytes
+	s := session.NewWithRandom(randkey.Fill)
+	var out []byte
+	if mt != typeNDJSON {
+		out = append(out, '[')
+	}
+	for i, req := range reqs {
+		resp := s.Call(req)
+		extra := 1 // the newline, or the closing bracket
+		if mt != typeNDJSON && i > 0 {
+			extra++ // the comma
+		}
+		if int64(len(out)+len(resp)+extra) > max {
+			h.tooLong(w)
+			return
+		}
+		if mt == typeNDJSON {
+			out = append(append(out, resp...), '\n')
+			continue
+		}
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, resp...)
+	}
+	if mt == typeNDJSON {
 		w.Header().Set("Content-Type", typeNDJSON)
 		w.Header().Set("Content-Length", strconv.Itoa(len(out)))
 		w.WriteHeader(http.StatusOK)
 		w.Write(out)
 		return
 	}
-	v, err := jsonval.Parse(body)
-	if err != nil {
-		writeError(w, http.StatusBadRequest, wire.CodeInvalidRequest, "body", "the body is not valid JSON: "+err.Error())
-		return
-	}
-	if v.Kind != jsonval.Array || len(v.Items) == 0 || len(v.Items) > MaxBatch {
-		writeError(w, http.StatusBadRequest, wire.CodeInvalidRequest, "body", "the body must be a JSON array of 1 to "+strconv.Itoa(MaxBatch)+" module requests")
-		return
-	}
-	s := session.NewWithRandom(randomKey)
-	out := []byte{'['}
-	for i, raw := range splitArray(body) {
-		if i > 0 {
-			out = append(out, ',')
-		}
-		out = append(out, s.Call(raw)...)
-	}
-	writeJSON(w, http.StatusOK, append(out, ']'))
-}
-
-// splitArray returns the exact bytes of each element of a JSON array that
-// jsonval.Parse has already accepted, so each request reaches the core as
-// sent (audit byte counts included).
-func splitArray(doc []byte) [][]byte {
-	var items [][]byte
-	depth, start, inStr, esc := 0, -1, false, false
-	for i, c := range doc {
-		switch {
-		case inStr:
-			if esc {
-				esc = false
-			} else if c == '\\' {
-				esc = true
-			} else if c == '"' {
-				inStr = false
-			}
-			continue
-		case c == '"':
-			inStr = true
-		case c == '[' || c == '{':
-			depth++
-			if depth == 1 {
-				continue
-			}
-		case c == ']' || c == '}':
-			depth--
-			if depth == 0 {
-				if start >= 0 {
-					items = append(items, bytes.TrimRight(doc[start:i], " \t\r\n"))
-				}
-				return items
-			}
-		case c == ',' && depth == 1:
-			items = append(items, bytes.TrimRight(doc[start:i], " \t\r\n"))
-			start = -1
-			continue
-		case c == ' ' || c == '\t' || c == '\r' || c == '\n':
-			continue
-		}
-		if depth >= 1 && start < 0 {
-			start = i
-		}
-	}
-	return items
+	h.answer(w, http.StatusOK, append(out, ']'))
 }
 
 // version answers with the module's version operation and the Worker's own
 // bounds and bindings (ids only).
 func (h *Handler) version(w http.ResponseWriter, _ []byte, _ string) {
-	out := append([]byte(`{"module":`), session.NewWithRandom(randomKey).Call([]byte(`{"op":"version"}`))...)
+	out := append([]byte(`{"module":`), session.NewWithRandom(randkey.Fill).Call(wire.VersionRequest())...)
 	out = append(out, `,"worker":{"maxBodyBytes":`...)
 	out = strconv.AppendInt(out, h.cfg.MaxBodyBytes, 10)
 	out = append(out, `,"maxBatch":`...)
-	out = strconv.AppendInt(out, MaxBatch, 10)
+	out = strconv.AppendInt(out, int64(h.cfg.MaxBatch), 10)
+	out = append(out, `,"maxResponseBytes":`...)
+	out = strconv.AppendInt(out, h.cfg.MaxResponseBytes, 10)
 	key := "per-request"
 	if h.cfg.Key != "" {
 		key = "configured"
@@ -469,7 +517,7 @@ func (h *Handler) version(w http.ResponseWriter, _ []byte, _ string) {
 	out = append(out, `,"manifests":[`...)
 	all, err := h.manifests()
 	if err != nil {
-		writeError(w, http.StatusInternalServerError, session.CodeInternal, "", err.Error())
+		writeError(w, http.StatusInternalServerError, wire.CodeInternal, "", err.Error())
 		return
 	}
 	for i, id := range all.Keys {
@@ -478,11 +526,5 @@ func (h *Handler) version(w http.ResponseWriter, _ []byte, _ string) {
 		}
 		out = jsonval.AppendString(out, id)
 	}
-	writeJSON(w, http.StatusOK, append(out, "]}}"...))
-}
-
-// randomKey fills a session key from crypto/rand when a load brings none.
-func randomKey(b []byte) error {
-	_, err := rand.Read(b)
-	return err
+	h.answer(w, http.StatusOK, append(out, "]}}"...))
 }

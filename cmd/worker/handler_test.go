@@ -270,7 +270,9 @@ func TestHealthAndVersion(t *testing.T) {
 	}
 	res = do(h, "GET", "/v1/version", "", nil)
 	core := nativeCore([]byte(`{"op":"version"}`))[0]
-	want := `{"module":` + string(core) + `,"worker":{"maxBodyBytes":1048576,"maxBatch":1000,"key":"configured","manifests":["orders","b"]}}`
+	want := `{"module":` + string(core) + `,"worker":{"maxBodyBytes":` + strconv.Itoa(DefaultMaxBodyBytes) +
+		`,"maxBatch":` + strconv.Itoa(DefaultMaxBatch) + `,"maxResponseBytes":` + strconv.Itoa(DefaultMaxResponseBytes) +
+		`,"key":"configured","manifests":["orders","b"]}}`
 	if res.status != 200 || string(res.body) != want {
 		t.Errorf("version: %d\n got %s\nwant %s", res.status, res.body, want)
 	}
@@ -359,7 +361,7 @@ func TestSessionJSONArray(t *testing.T) {
 	wantError(t, do(h, "POST", "/v1/session", "application/json", []byte(`[`)), 400, "invalid_request", "body")
 	wantError(t, do(h, "POST", "/v1/session", "application/json", []byte(`[]`)), 400, "invalid_request", "body")
 	wantError(t, do(h, "POST", "/v1/session", "application/json", []byte(`{"op":"version"}`)), 400, "invalid_request", "body")
-	many := "[" + strings.Repeat(`{"op":"version"},`, MaxBatch) + `{"op":"version"}]`
+	many := "[" + strings.Repeat(`{"op":"version"},`, DefaultMaxBatch) + `{"op":"version"}]`
 	wantError(t, do(h, "POST", "/v1/session", "application/json", []byte(many)), 400, "invalid_request", "body")
 	wantError(t, do(h, "POST", "/v1/session", "application/x-ndjson", nil), 400, "invalid_request", "body")
 	// A line that is not JSON is the module's error, in band.
@@ -373,18 +375,47 @@ func TestSessionJSONArray(t *testing.T) {
 func TestSplitArray(t *testing.T) {
 	for doc, want := range map[string][]string{
 		`[1]`:                                {`1`},
+		`[]`:                                 {},
 		` [ 1 , "a,]" ,{"b":[2,3]}, [[]] ] `: {`1`, `"a,]"`, `{"b":[2,3]}`, `[[]]`},
 		`["\\",  "\""]`:                      {`"\\"`, `"\""`},
+		`[nope, {"x":"}"}]`:                  {`nope`, `{"x":"}"}`},
 	} {
-		got := splitArray([]byte(doc))
-		if len(got) != len(want) {
-			t.Errorf("%s: %q", doc, got)
+		got, ok := splitArray([]byte(doc))
+		if !ok || len(got) != len(want) {
+			t.Errorf("%s: %q %v", doc, got, ok)
 			continue
 		}
 		for i := range want {
 			if string(got[i]) != want[i] {
 				t.Errorf("%s item %d: %q, want %q", doc, i, got[i], want[i])
 			}
+		}
+	}
+	for _, bad := range []string{``, `[`, `{}`, `[1,]`, `[,1]`, `[1 2]`, `[1]]`, `[1] x`, `[{]`, `[{"a":[}]`, `["x]`, `[1,"a"b]`, `[a{}]`} {
+		if got, ok := splitArray([]byte(bad)); ok {
+			t.Errorf("%s: split as %q, want refused", bad, got)
+		}
+	}
+}
+
+func TestSplitObject(t *testing.T) {
+	ms, err := splitObject([]byte(` { "a" : [1, "]"] , "b\u0063":{"d":{}} ,"e":null} `))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, m := range ms {
+		got = append(got, m.name+"="+string(m.value))
+	}
+	if strings.Join(got, " ") != `a=[1, "]"] bc={"d":{}} e=null` {
+		t.Errorf("%q", got)
+	}
+	if ms, err := splitObject([]byte(`{}`)); err != nil || len(ms) != 0 {
+		t.Errorf("{}: %v %v", ms, err)
+	}
+	for _, bad := range []string{``, `[]`, `{`, `{"a"}`, `{"a":}`, `{"a":1,}`, `{"a":1 "b":2}`, `{a:1}`, `{"a":1}}`, `{"a":1} 2`, `{"a":1,"a":2}`, `{"\x":1}`, `{"a":{]}`} {
+		if ms, err := splitObject([]byte(bad)); err == nil {
+			t.Errorf("%s: split as %v, want refused", bad, ms)
 		}
 	}
 }
@@ -440,12 +471,19 @@ func TestConfigFromEnv(t *testing.T) {
 			return ""
 		}
 	}
-	c, err := ConfigFromEnv(env(EnvKey, testKey, EnvMaxBodyBytes, "2048", EnvAllowedOrigins, "https://a.example, http://localhost:5173", EnvManifests, `{}`))
-	if err != nil || c.Key != testKey || c.MaxBodyBytes != 2048 || strings.Join(c.AllowedOrigins, " ") != "https://a.example http://localhost:5173" || c.Manifests != `{}` {
+	c, err := ConfigFromEnv(env(EnvKey, testKey, EnvMaxBodyBytes, "2048", EnvMaxResponse, "70000", EnvMaxBatch, "7",
+		EnvAllowedOrigins, "https://a.example, http://localhost:5173", EnvManifests, `{}`))
+	if err != nil || c.Key != testKey || c.MaxBodyBytes != 2048 || c.MaxResponseBytes != 70000 || c.MaxBatch != 7 ||
+		strings.Join(c.AllowedOrigins, " ") != "https://a.example http://localhost:5173" || c.Manifests != `{}` {
 		t.Errorf("%+v %v", c, err)
+	}
+	if c, err := ConfigFromEnv(env()); err != nil || c.MaxBodyBytes != 0 || c.MaxResponseBytes != 0 || c.MaxBatch != 0 {
+		t.Errorf("unset settings: %+v %v (0 means the default)", c, err)
 	}
 	for _, bad := range [][]string{
 		{EnvKey, "short"}, {EnvMaxBodyBytes, "0"}, {EnvMaxBodyBytes, "x"}, {EnvMaxBodyBytes, strconv.Itoa(maxBodyCeiling + 1)},
+		{EnvMaxResponse, strconv.Itoa(minResponseBytes - 1)}, {EnvMaxResponse, strconv.Itoa(maxResponseCeiling + 1)}, {EnvMaxResponse, "2e6"},
+		{EnvMaxBatch, "0"}, {EnvMaxBatch, "-1"}, {EnvMaxBatch, strconv.Itoa(maxBatchCeiling + 1)},
 		{EnvAllowedOrigins, "*"}, {EnvAllowedOrigins, "https://a.example/"}, {EnvAllowedOrigins, "a.example"},
 	} {
 		_, err := ConfigFromEnv(env(bad...))
@@ -489,5 +527,160 @@ func TestUnknownMemberNotEchoed(t *testing.T) {
 	res := do(h, "POST", "/v1/lint", "application/json", []byte(`{"`+secret+`":1}`))
 	if res.status != 400 || bytes.Contains(res.body, []byte(secret)) || !bytes.Contains(res.body, []byte(`"invalid_request"`)) {
 		t.Fatalf("%d %s", res.status, res.body)
+	}
+}
+
+// amplifying is a manifest whose describe answers are as large as the core
+// allows (maxResponseBytes 1 MiB, 200 records of long text), and a state
+// for it of about size bytes.
+func amplifying(size int) (manifest, state string) {
+	manifest = `{"pinhole":1,"limits":{"defaultLimit":200,"maxLimit":200,"maxFieldChars":8192,"maxResponseBytes":1048576},
+	  "regions":[{"id":"r","description":"Records"}],
+	  "collections":[{"region":"r","from":"/items","id":"/id","fields":{"text":{"from":"/text","maxChars":8192}}}]}`
+	text := strings.Repeat("lorem ipsum ", 300)
+	var b strings.Builder
+	b.WriteString(`{"items":[`)
+	for i := 0; b.Len() < size-len(text)-40; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(`{"id":"r` + strconv.Itoa(i) + `","text":"` + text + `"}`)
+	}
+	b.WriteString(`]}`)
+	return manifest, b.String()
+}
+
+// amplificationBatch is the finding's request: load, observe and as many
+// describes as fit the body and batch bounds, each asking for the same large window
+// (the first describe with offset 0, the rest alternating windows, so no
+// answer comes from the describe cache).
+func amplificationBatch(bodyBound int) [][]byte {
+	m, st := amplifying(bodyBound / 2)
+	reqs := [][]byte{[]byte(`{"op":"load","manifest":` + strings.ReplaceAll(m, "\n", " ") + `,"key":"` + testKey + `"}`),
+		[]byte(`{"op":"observe","state":` + st + `}`)}
+	size := len(reqs[0]) + len(reqs[1]) + 2
+	for i := 0; ; i++ {
+		d := []byte(`{"op":"describe","offset":` + strconv.Itoa(i%2) + `,"limit":200}`)
+		if size+len(d)+1 > bodyBound || len(reqs) == DefaultMaxBatch {
+			return reqs
+		}
+		reqs, size = append(reqs, d), size+len(d)+1
+	}
+}
+
+// TestSessionAmplificationRefused: a batch of describes whose answers
+// would add up to hundreds of times its body is refused whole, with 413
+// limit_exceeds_max, in both batch forms; the core alone would answer it.
+func TestSessionAmplificationRefused(t *testing.T) {
+	reqs := amplificationBatch(DefaultMaxBodyBytes)
+	var want int
+	for _, out := range nativeCore(reqs[:3]...) {
+		want += len(out)
+	}
+	if n := len(reqs) - 2; want*n/3 < 50*DefaultMaxBodyBytes {
+		t.Fatalf("the batch is no amplification: %d describes of %d bytes", n, want/3)
+	}
+	h := NewHandler(Config{})
+	ndjson := append(bytes.Join(reqs, []byte{'\n'}), '\n')
+	array := append(append([]byte{'['}, bytes.Join(reqs, []byte{','})...), ']')
+	for _, c := range []struct{ ctype, body string }{{"application/x-ndjson", string(ndjson)}, {"application/json", string(array)}} {
+		if len(c.body) > DefaultMaxBodyBytes {
+			t.Fatalf("%s body of %d bytes is over the body bound", c.ctype, len(c.body))
+		}
+		res := do(h, "POST", "/v1/session", c.ctype, []byte(c.body))
+		wantError(t, res, 413, "limit_exceeds_max", "body")
+		if len(res.body) > 300 {
+			t.Errorf("%s: a partial answer came with the error: %d bytes", c.ctype, len(res.body))
+		}
+	}
+}
+
+// TestSessionLargestAccepted: the largest batch of these describes whose
+// answers fit the response bound is answered in full, within the bound;
+// one more describe is refused.
+func TestSessionLargestAccepted(t *testing.T) {
+	all := amplificationBatch(DefaultMaxBodyBytes)
+	outs := nativeCore(all...)
+	n, size := 0, 0
+	for n < len(outs) && size+len(outs[n])+1 <= DefaultMaxResponseBytes {
+		size += len(outs[n]) + 1
+		n++
+	}
+	if n < 4 || n == len(outs) {
+		t.Fatalf("%d of %d answers fit; the test needs a batch that crosses the bound", n, len(outs))
+	}
+	h := NewHandler(Config{Key: testKey})
+	res := do(h, "POST", "/v1/session", "application/x-ndjson", append(bytes.Join(all[:n], []byte{'\n'}), '\n'))
+	if res.status != 200 || len(res.body) != size || len(res.body) > DefaultMaxResponseBytes {
+		t.Errorf("%d requests: status %d, %d bytes, want 200 and %d (bound %d)", n, res.status, len(res.body), size, DefaultMaxResponseBytes)
+	}
+	wantError(t, do(h, "POST", "/v1/session", "application/x-ndjson", bytes.Join(all[:n+1], []byte{'\n'})), 413, "limit_exceeds_max", "body")
+	// The array form: brackets and commas count too.
+	n, size = 0, 1
+	for n < len(outs) && size+len(outs[n])+1 <= DefaultMaxResponseBytes {
+		size += len(outs[n]) + 1
+		n++
+	}
+	array := func(reqs [][]byte) []byte { return append(append([]byte{'['}, bytes.Join(reqs, []byte{','})...), ']') }
+	res = do(h, "POST", "/v1/session", "application/json", array(all[:n]))
+	if res.status != 200 || len(res.body) != size || len(res.body) > DefaultMaxResponseBytes {
+		t.Errorf("array of %d requests: status %d, %d bytes, want 200 and %d", n, res.status, len(res.body), size)
+	}
+	wantError(t, do(h, "POST", "/v1/session", "application/json", array(all[:n+1])), 413, "limit_exceeds_max", "body")
+}
+
+// TestResponseBoundSettings: every answer respects a configured bound, and
+// the batch size is a setting too.
+func TestResponseBoundSettings(t *testing.T) {
+	m, st := amplifying(200 << 10)
+	body := []byte(`{"manifest":` + m + `,"state":` + st + `}`)
+	res := do(NewHandler(Config{}), "POST", "/v1/describe", "application/json", body)
+	if res.status != 200 || len(res.body) <= minResponseBytes {
+		t.Fatalf("status %d, %d bytes: the test needs an answer over %d bytes", res.status, len(res.body), minResponseBytes)
+	}
+	small := NewHandler(Config{MaxResponseBytes: minResponseBytes})
+	wantError(t, do(small, "POST", "/v1/describe", "application/json", body), 413, "limit_exceeds_max", "body")
+	batch := NewHandler(Config{MaxBatch: 3})
+	three := "[" + strings.Repeat(`{"op":"version"},`, 2) + `{"op":"version"}]`
+	if res := do(batch, "POST", "/v1/session", "application/json", []byte(three)); res.status != 200 {
+		t.Errorf("3 requests with MaxBatch 3: %d %s", res.status, res.body)
+	}
+	wantError(t, do(batch, "POST", "/v1/session", "application/json", []byte("["+strings.Repeat(`{"op":"version"},`, 3)+`{"op":"version"}]`)), 400, "invalid_request", "body")
+	wantError(t, do(batch, "POST", "/v1/session", "application/x-ndjson", []byte(strings.Repeat("{\"op\":\"version\"}\n", 4))), 400, "invalid_request", "body")
+}
+
+// TestSessionPatchCopyRefused: copy shares the value it copies, so a patch
+// of n copies of copies makes a declared value 2^n times larger; every walk
+// of it (checks, describe) then costs that much. The Worker refuses any
+// batch with a copy, before it runs anything.
+func TestSessionPatchCopyRefused(t *testing.T) {
+	m := strings.ReplaceAll(string(readFile(t, "../../testdata/orders/manifest.json")), "\n", " ")
+	copies := func(n int, op string) []byte {
+		ops := make([]string, n)
+		for i := range ops {
+			ops[i] = `{"op":"` + op + `","from":"/orders/items/0/items","path":"/orders/items/0/items/-"}`
+		}
+		return []byte(`{"op":"observe","patch":[` + strings.Join(ops, ",") + `]}`)
+	}
+	reqs := [][]byte{
+		[]byte(`{"op":"load","manifest":` + m + `,"key":"` + testKey + `"}`),
+		[]byte(`{"op":"observe","state":{"orders":{"items":[{"number":"a","items":[1]}]}}}`),
+		copies(20, "copy"),
+		[]byte(`{"op":"describe"}`),
+	}
+	// The core alone grows the record's items to a million values.
+	if out := nativeCore(reqs...); !bytes.Contains(out[2], []byte(`"changed":true`)) {
+		t.Fatalf("the core refused the patch: %s", out[2])
+	}
+	h := NewHandler(Config{Key: testKey})
+	wantError(t, do(h, "POST", "/v1/session", "application/x-ndjson", bytes.Join(reqs, []byte{'\n'})), 400, "invalid_request", "body")
+	wantError(t, do(h, "POST", "/v1/session", "application/json", append(append([]byte{'['}, bytes.Join(reqs, []byte{','})...), ']')), 400, "invalid_request", "body")
+	escaped := bytes.ReplaceAll(copies(1, "copy"), []byte(`"copy"`), []byte(`"c\u006fpy"`))
+	wantError(t, do(h, "POST", "/v1/session", "application/x-ndjson", bytes.Join([][]byte{reqs[0], reqs[1], escaped}, []byte{'\n'})), 400, "invalid_request", "body")
+	// move and add are taken.
+	moved := [][]byte{reqs[0], reqs[1], []byte(`{"op":"observe","patch":[{"op":"move","from":"/orders/items/0/items","path":"/orders/items/0/list"},{"op":"add","path":"/orders/items/0/items","value":[2]}]}`)}
+	res := do(h, "POST", "/v1/session", "application/x-ndjson", bytes.Join(moved, []byte{'\n'}))
+	if res.status != 200 || !bytes.Contains(res.body, []byte(`"snapshot":"s2","changed":true`)) {
+		t.Errorf("move and add: %d %s", res.status, res.body)
 	}
 }

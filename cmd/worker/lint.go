@@ -20,14 +20,13 @@ type finding struct {
 // (the same checks as `pinhole lint`), judging sample values in state when
 // it is not nil.
 func lintManifest(m, state *jsonval.Value) []finding {
-	plan, err := manifest.Compile(m)
-	if err != nil {
-		e := err.(*wire.Error)
+	plan, e := manifest.Compile(m)
+	if e != nil {
 		return []finding{{"error", e.Code, e.Message, e.Param}}
 	}
 	var out []finding
 	for _, f := range lint.Plan(plan, state) {
-		out = append(out, finding{"warning", "risky_declaration", f.At + ": " + f.Message, f.At})
+		out = append(out, finding{"warning", wire.FindingRiskyDeclaration, f.At + ": " + f.Message, f.At})
 	}
 	return out
 }
@@ -66,5 +65,5 @@ func (h *Handler) lint(w http.ResponseWriter, body []byte, _ string) {
 		}
 		out = append(out, '}')
 	}
-	writeJSON(w, http.StatusOK, append(out, "]}"...))
+	h.answer(w, http.StatusOK, append(out, "]}"...))
 }

@@ -3,7 +3,9 @@
 # load, plus assets/: the demo page from web/dist, pinhole.wasm and the
 # conformance vectors under vectors/, laid out as web/serve.mjs serves them);
 # `make test-worker` runs the handler tests natively and again against the
-# built Worker under a real workerd; `make bench-worker` measures it.
+# built Worker under a real workerd; `make bench-worker` measures it, and
+# `make bench-worker-memory` prints the peak memory of the largest requests
+# the default bounds accept (each in a fresh workerd).
 WORKER_DIR := build/worker
 WORKER_NPM := cmd/worker/node_modules/.package-lock.json
 WORKER_GOFLAGS := -trimpath -buildvcs=false -ldflags='-s -w -buildid='
@@ -14,7 +16,7 @@ WORKER_MANIFESTS ?= orders=testdata/orders/manifest.json
 TEST_TARGETS += test-worker
 BENCH_TARGETS += bench-worker
 
-.PHONY: worker test-worker bench-worker
+.PHONY: worker test-worker bench-worker bench-worker-memory
 
 # workerd, Cloudflare's runtime, from npm (it ships the platform binary).
 $(WORKER_NPM): cmd/worker/package.json cmd/worker/package-lock.json
@@ -46,3 +48,6 @@ bench-worker: worker $(WORKER_NPM)
 	@printf 'worker script: app.wasm %d bytes raw, %d gzip -9; glue JS %d bytes raw\n' \
 	  $$(wc -c < $(WORKER_DIR)/app.wasm) $$(gzip -9c $(WORKER_DIR)/app.wasm | wc -c) \
 	  $$(cat $(WORKER_DIR)/*.mjs $(WORKER_DIR)/*.js | wc -c) | tee -a build/bench-worker.txt
+
+bench-worker-memory: worker $(WORKER_NPM)
+	set -o pipefail; $(GO) test -count=1 -tags workerd -run '^TestWorkerdMemory$$' -v ./cmd/worker | grep -E 'workerd peak|^(---|ok|FAIL)' | tee build/bench-worker-memory.txt

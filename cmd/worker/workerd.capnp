@@ -4,8 +4,8 @@
 #   ../../cmd/worker/node_modules/.bin/workerd serve workerd.capnp --socket-addr http=127.0.0.1:8787
 # Vars and secrets come from the environment of the workerd process
 # (PINHOLE_KEY, PINHOLE_ALLOWED_ORIGINS, PINHOLE_MAX_BODY_BYTES,
-# PINHOLE_MANIFESTS, which overrides the manifests bundled in
-# manifests.json); the assets/ directory is served as static assets.
+# PINHOLE_MAX_RESPONSE_BYTES, PINHOLE_MAX_BATCH, PINHOLE_MANIFESTS, which
+# overrides the manifests bundled in manifests.json); the assets/ directory is served as static assets.
 using Workerd = import "/workerd/workerd.capnp";
 
 const config :Workerd.Config = (
@@ -30,6 +30,8 @@ const pinhole :Workerd.Worker = (
     (name = "PINHOLE_KEY", fromEnvironment = "PINHOLE_KEY"),
     (name = "PINHOLE_ALLOWED_ORIGINS", fromEnvironment = "PINHOLE_ALLOWED_ORIGINS"),
     (name = "PINHOLE_MAX_BODY_BYTES", fromEnvironment = "PINHOLE_MAX_BODY_BYTES"),
+    (name = "PINHOLE_MAX_RESPONSE_BYTES", fromEnvironment = "PINHOLE_MAX_RESPONSE_BYTES"),
+    (name = "PINHOLE_MAX_BATCH", fromEnvironment = "PINHOLE_MAX_BATCH"),
     (name = "PINHOLE_MANIFESTS", fromEnvironment = "PINHOLE_MANIFESTS"),
     (name = "ASSETS", service = "assets"),
   ],

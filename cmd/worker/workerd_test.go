@@ -9,6 +9,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -16,6 +17,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -26,9 +28,13 @@ import (
 
 const workerOrigin = "https://app.example.com"
 
-// workerdMaxBody is the body bound of the workerd run: room for large
-// vectors, small enough to test the 413 quickly.
-const workerdMaxBody = 8 << 20
+// workerdMaxBody is the body bound of the workerd run: the default, set
+// explicitly so that the variable is read under workerd too.
+const workerdMaxBody = DefaultMaxBodyBytes
+
+// workerdMaxBatch is the batch bound of the workerd run: not the default,
+// so /v1/version shows that the variable reached the Worker.
+const workerdMaxBatch = DefaultMaxBatch - 1
 
 // workerURL is the base URL of the workerd started by TestMain.
 var workerURL string
@@ -44,6 +50,8 @@ func workerEnvVars() []string {
 		EnvKey + "=" + testKey,
 		EnvAllowedOrigins + "=" + workerOrigin,
 		EnvMaxBodyBytes + "=" + strconv.Itoa(workerdMaxBody),
+		EnvMaxResponse + "=" + strconv.Itoa(DefaultMaxResponseBytes),
+		EnvMaxBatch + "=" + strconv.Itoa(workerdMaxBatch),
 	}
 }
 
@@ -66,7 +74,9 @@ func nativeHandler() http.Handler {
 }
 
 func TestMain(m *testing.M) {
-	stop, err := startWorkerd()
+	var stop func()
+	var err error
+	workerURL, workerdPID, stop, err = startWorkerd(workerEnvVars())
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "workerd:", err)
 		os.Exit(1)
@@ -76,21 +86,22 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// startWorkerd starts workerd on the built Worker and waits for /healthz.
-// The returned stop kills it (its whole process group).
-func startWorkerd() (stop func(), err error) {
+// startWorkerd starts workerd on the built Worker with env (PINHOLE_*
+// settings) and waits for /healthz. It returns the Worker's base URL and
+// workerd's process id; stop kills it (its whole process group).
+func startWorkerd(env []string) (url string, pid int, stop func(), err error) {
 	dir := filepath.Join("..", "..", "build", "worker")
 	if _, err := os.Stat(filepath.Join(dir, "app.wasm")); err != nil {
-		return nil, fmt.Errorf("no built Worker in build/worker (run make worker): %v", err)
+		return "", 0, nil, fmt.Errorf("no built Worker in build/worker (run make worker): %v", err)
 	}
 	bins, _ := filepath.Glob("node_modules/@cloudflare/workerd-*/bin/workerd")
 	if len(bins) == 0 {
-		return nil, fmt.Errorf("workerd is not installed (cd cmd/worker && npm ci)")
+		return "", 0, nil, fmt.Errorf("workerd is not installed (cd cmd/worker && npm ci)")
 	}
 	bin, _ := filepath.Abs(bins[0])
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		return nil, err
+		return "", 0, nil, err
 	}
 	addr := l.Addr().String()
 	l.Close()
@@ -101,29 +112,29 @@ func startWorkerd() (stop func(), err error) {
 			cmd.Env = append(cmd.Env, kv)
 		}
 	}
-	cmd.Env = append(cmd.Env, workerEnvVars()...)
+	cmd.Env = append(cmd.Env, env...)
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	// Its own process group, killed as a whole by stop; and killed by the
 	// kernel if this test binary dies first (a panic or a timeout).
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if err := cmd.Start(); err != nil {
-		return nil, err
+		return "", 0, nil, err
 	}
 	stop = func() {
 		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		cmd.Wait()
 	}
-	workerURL, workerdPID = "http://"+addr, cmd.Process.Pid
+	url = "http://" + addr
 	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-		if res, err := client.Get(workerURL + "/healthz"); err == nil {
+		if res, err := client.Get(url + "/healthz"); err == nil {
 			res.Body.Close()
 			if res.StatusCode == 200 {
-				return stop, nil
+				return url, cmd.Process.Pid, stop, nil
 			}
 		}
 	}
 	stop()
-	return nil, fmt.Errorf("workerd did not answer /healthz within 60s")
+	return "", 0, nil, fmt.Errorf("workerd did not answer /healthz within 60s")
 }
 
 // client bounds every request, so a hung workerd fails the test.
@@ -132,7 +143,13 @@ var client = &http.Client{Timeout: 60 * time.Second}
 // call sends one request to the Worker under workerd.
 func call(t testing.TB, method, path, ctype string, body []byte, hdr ...string) result {
 	t.Helper()
-	req, err := http.NewRequest(method, workerURL+path, bytes.NewReader(body))
+	return callAt(t, workerURL, method, path, ctype, body, hdr...)
+}
+
+// callAt sends one request to the Worker at base.
+func callAt(t testing.TB, base, method, path, ctype string, body []byte, hdr ...string) result {
+	t.Helper()
+	req, err := http.NewRequest(method, base+path, bytes.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,6 +243,9 @@ func TestWorkerdMatchesNative(t *testing.T) {
 		{"invalid state", "POST", "/v1/describe", "application/json", `{"manifestId":"orders","state":[]}`, nil, 422},
 		{"record with window", "POST", "/v1/describe", "application/json", `{"manifestId":"orders","state":{},"request":{"record":["a"],"offset":1}}`, nil, 400},
 		{"batch empty", "POST", "/v1/session", "application/json", `[]`, nil, 400},
+		{"batch over the batch bound", "POST", "/v1/session", "application/x-ndjson", strings.Repeat("{\"op\":\"version\"}\n", workerdMaxBatch+1), nil, 400},
+		{"batch with a patch copy", "POST", "/v1/session", "application/x-ndjson", `{"op":"observe","patch":[{"op":"copy","from":"/a","path":"/b"}]}`, nil, 400},
+		{"batch over the response bound", "POST", "/v1/session", "application/x-ndjson", string(bytes.Join(amplificationBatch(workerdMaxBody)[:workerdMaxBatch], []byte{'\n'})), nil, 413},
 		{"cors allowed", "GET", "/healthz", "", "", []string{"Origin", workerOrigin}, 200},
 		{"cors denied", "GET", "/healthz", "", "", []string{"Origin", "https://evil.example.net"}, 200},
 		{"preflight allowed", "OPTIONS", "/v1/describe", "", "", []string{"Origin", workerOrigin, "Access-Control-Request-Method", "POST"}, 204},
@@ -339,4 +359,152 @@ func BenchmarkWorkerdHealthz(b *testing.B) {
 // BenchmarkWorkerdAsset is a static asset, served without starting Go.
 func BenchmarkWorkerdAsset(b *testing.B) {
 	benchWorkerd(b, "GET", "/pinhole.wasm", "", nil)
+}
+
+// memoryBudget is what one request may add to workerd's peak resident
+// memory: half of an isolate's 128 MB, which also holds the JavaScript
+// heap and, when requests overlap, their Go instances.
+const memoryBudget = 64 << 20
+
+// vmHWM is a process's peak resident memory in bytes (VmHWM).
+func vmHWM(t testing.TB, pid int) int64 {
+	t.Helper()
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(line); len(f) == 3 && f[0] == "VmHWM:" && f[2] == "kB" {
+			n, _ := strconv.ParseInt(f[1], 10, 64)
+			return n << 10
+		}
+	}
+	t.Fatal("no VmHWM in /proc/<pid>/status")
+	return 0
+}
+
+// fill returns head + unit repeated + tail, as long as fits size bytes.
+func fill(head, unit, tail string, size int) []byte {
+	n := (size - len(head) - len(tail) + 1) / len(unit)
+	return []byte(head + strings.TrimSuffix(strings.Repeat(unit, n), ",") + tail)
+}
+
+// TestWorkerdMemory measures the peak memory of the largest requests the
+// default bounds accept, each in a fresh workerd (no other settings): the
+// growth of workerd's peak resident memory (VmHWM) over the same process
+// after one /healthz, which has instantiated the module and run Go once.
+// Every accepted request must stay within memoryBudget, and the requests
+// that would pass a bound are refused whole. `make bench-worker-memory`
+// prints the figures (BENCHMARKS.md).
+func TestWorkerdMemory(t *testing.T) {
+	const body = DefaultMaxBodyBytes
+	manifest := strings.ReplaceAll(string(readFile(t, "../../testdata/orders/manifest.json")), "\n", " ")
+	load := `{"op":"load","manifest":` + manifest + `,"key":"` + testKey + `"}` + "\n"
+	// Orders as the example's state holds them, repeated with new numbers.
+	var example struct {
+		Orders struct{ Items []map[string]any } `json:"orders"`
+	}
+	if err := json.Unmarshal(readFile(t, "../../testdata/orders/state.json"), &example); err != nil || len(example.Orders.Items) == 0 {
+		t.Fatalf("no orders in the example state: %v", err)
+	}
+	var orders bytes.Buffer
+	orders.WriteString(`{"manifestId":"orders","state":{"orders":{"items":[`)
+	for i := 0; ; i++ {
+		o := example.Orders.Items[i%len(example.Orders.Items)]
+		o["number"] = "SO-" + strconv.Itoa(i)
+		b, _ := json.Marshal(o)
+		if orders.Len()+len(b)+8 > body {
+			break
+		}
+		if i > 0 {
+			orders.WriteByte(',')
+		}
+		orders.Write(b)
+	}
+	orders.WriteString(`]}}}`)
+	nd := func(reqs [][]byte) []byte { return append(bytes.Join(reqs, []byte{'\n'}), '\n') }
+	// The largest batch of large describes whose answers fit the response
+	// bound, and the same batch one describe over it.
+	all := amplificationBatch(body)
+	outs := nativeCore(all...)
+	n, size := 0, 0
+	for n < len(outs) && size+len(outs[n])+1 <= DefaultMaxResponseBytes {
+		size += len(outs[n]) + 1
+		n++
+	}
+	// A prepare whose token slots all hold the alias of one large value, as
+	// many as the body bound allows (the core bounds its answer).
+	prepare := func(slots int) [][]byte {
+		props, members := make([]string, slots), make([]string, slots)
+		for i := range props {
+			props[i] = `"p` + strconv.Itoa(i) + `":{"type":"string","x-pinhole-token":{"field":"big"}}`
+		}
+		reqs := [][]byte{
+			[]byte(`{"op":"load","manifest":{"pinhole":1,"limits":{"maxResponseBytes":1048576},"regions":[{"id":"r","description":"Records"}],` +
+				`"collections":[{"region":"r","from":"/items","id":"/id","fields":{"big":{"from":"/big","expose":"alias"}}}],` +
+				`"capabilities":[{"name":"send","description":"Send the record","scope":"record","region":"r",` +
+				`"input":{"type":"object","properties":{` + strings.Join(props, ",") + `}}}]},"key":"` + testKey + `"}`),
+			[]byte(`{"op":"observe","state":{"items":[{"id":"a","big":"` + strings.Repeat("x", 100000) + `"}]}}`),
+			[]byte(`{"op":"describe"}`),
+		}
+		alias := regexp.MustCompile(`al_[A-Za-z0-9_-]+`).Find(nativeCore(reqs...)[2])
+		if alias == nil {
+			t.Fatal("no alias in the describe answer")
+		}
+		for i := range members {
+			members[i] = `"p` + strconv.Itoa(i) + `":"` + string(alias) + `"`
+		}
+		return append(reqs, []byte(`{"op":"prepare","capability":"send","record":"a","input":{`+strings.Join(members, ",")+`}}`))
+	}
+	slots := 100
+	for len(nd(prepare(slots+100))) <= body {
+		slots += 100
+	}
+	prep := prepare(slots)
+	if out := nativeCore(prep...)[3]; !bytes.Contains(out, []byte(`maxResponseBytes`)) {
+		t.Fatalf("the prepare is not refused for its size: %.300s", out)
+	}
+
+	cases := []struct {
+		name, path, ctype string
+		body              []byte
+		status            int
+	}{
+		{"describe: state of bare zeros", "/v1/describe", typeJSON, fill(`{"manifestId":"orders","state":{"orders":{"items":[`, "0,", "]}}}", body), 200},
+		{"describe: state of empty objects", "/v1/describe", typeJSON, fill(`{"manifestId":"orders","state":{"orders":{"items":[`, "{},", "]}}}", body), 200},
+		{"describe: orders like the example's", "/v1/describe", typeJSON, orders.Bytes(), 200},
+		{"session: load, observe empty objects", "/v1/session", typeNDJSON, fill(load+`{"op":"observe","state":{"orders":{"items":[`, "{},", "]}}}\n", body), 200},
+		{"lint: state of bare zeros", "/v1/lint", typeJSON, fill(`{"manifestId":"orders","state":{"orders":{"items":[`, "0,", "]}}}", body), 200},
+		{"session: largest accepted batch of describes", "/v1/session", typeNDJSON, nd(all[:n]), 200},
+		{"session: one describe more (refused)", "/v1/session", typeNDJSON, nd(all[:n+1]), 413},
+		{"session: the amplification batch (refused)", "/v1/session", typeNDJSON, nd(all), 413},
+		{"session: prepare with " + strconv.Itoa(slots) + " slots holding one alias", "/v1/session", typeNDJSON, nd(prep), 200},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if len(c.body) > body {
+				t.Fatalf("body of %d bytes is over the bound", len(c.body))
+			}
+			base, pid, stop, err := startWorkerd(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer stop()
+			idle := vmHWM(t, pid)
+			res := callAt(t, base, "POST", c.path, c.ctype, c.body)
+			peak := vmHWM(t, pid)
+			if res.status != c.status {
+				t.Fatalf("status %d, want %d: %.300s", res.status, c.status, res.body)
+			}
+			if int64(len(res.body)) > DefaultMaxResponseBytes {
+				t.Errorf("answer of %d bytes, over the response bound", len(res.body))
+			}
+			grew := peak - idle
+			t.Logf("%-52s body %7d B  answer %8d B  status %d  workerd peak RSS %4d MB (+%2d MB)",
+				c.name, len(c.body), len(res.body), res.status, peak>>20, grew>>20)
+			if grew > memoryBudget {
+				t.Errorf("the request added %d MB to workerd's peak memory, over the %d MB budget", grew>>20, memoryBudget>>20)
+			}
+		})
+	}
 }

@@ -1,6 +1,8 @@
 // Package expose decides what of a value may leave the module: masking,
 // per-session aliases and placeholders, the credential safety net, the
-// removal of invisible formatting characters, and cutting long text.
+// removal of invisible formatting characters, and cutting long text. It
+// also resolves the tokens an agent hands back, in declared slots only
+// (tokens.go).
 //
 // Everything here works on single values and holds no state beyond the
 // session key, so it can be tested in isolation.

@@ -2,7 +2,6 @@ package jsonval
 
 import (
 	"errors"
-	"strconv"
 	"strings"
 )
 
@@ -56,15 +55,24 @@ func (p Pointer) String() string {
 	return b.String()
 }
 
-// ArrayIndex parses a reference token as an array index: decimal digits
-// without leading zeros.
+// ArrayIndex parses a reference token as an array index, as RFC 6901 §4
+// writes one: "0", or decimal digits without a leading zero. A sign
+// ("+1", "-0"), a leading zero ("01"), spaces or any other character make
+// it no index; so does "-", which only the last token of an RFC 6902 add
+// (or the target of a move or copy) may use, for the end of an array, and
+// which callers check for themselves. Indices beyond 999,999,999 are
+// refused; no array is that long.
 func ArrayIndex(tok string) (int, bool) {
 	if tok == "" || len(tok) > 9 || (len(tok) > 1 && tok[0] == '0') {
 		return 0, false
 	}
-	n, err := strconv.Atoi(tok)
-	if err != nil || n < 0 {
-		return 0, false
+	n := 0
+	for i := 0; i < len(tok); i++ {
+		c := tok[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
 	}
 	return n, true
 }

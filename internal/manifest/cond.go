@@ -7,7 +7,7 @@ import (
 // Op is a condition operator.
 type Op uint8
 
-// The operators of the condition language (DESIGN §5).
+// The operators of the condition language.
 const (
 	OpEq Op = iota
 	OpNe

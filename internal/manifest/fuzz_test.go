@@ -50,7 +50,7 @@ func FuzzManifest(f *testing.F) {
 				t.Fatalf("reads path %q: %v", p, err)
 			}
 		}
-		l, h := plan.Limits, manifest.HardMax
+		l, h := plan.Limits, manifest.HardMax()
 		if l.MaxLimit > h.MaxLimit || l.DefaultLimit > l.MaxLimit || l.MaxResponseBytes > h.MaxResponseBytes ||
 			l.MaxResponseBytes < manifest.MinResponseBytes || l.MaxRecordIds > h.MaxRecordIds || l.MaxFieldChars > h.MaxFieldChars {
 			t.Fatalf("limits %+v beyond the maximums %+v", l, h)

@@ -3,7 +3,6 @@ package manifest
 import (
 	"math"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/pinholectx/pinhole/internal/expose"
@@ -168,94 +167,4 @@ func hasType(v *jsonval.Value, t string) bool {
 		return v.Kind == jsonval.Null
 	}
 	return false
-}
-
-// ResolveTokens returns input with every placeholder object
-// {"$placeholder": "ph_…"} (exactly that one member) and every string that
-// starts with "al_" and that resolve knows replaced by the value resolve
-// returns. Nothing else changes; the containers on the way to a replaced
-// value are copied, everything else is shared with input, which is never
-// modified. An alias resolve does not know stays as it is (it may be a
-// legitimate string); a placeholder token it does not know is an
-// invalid_input error whose Param is the token's JSON Pointer in the input.
-// The returned error, when not nil, is a *wire.Error.
-func ResolveTokens(input *jsonval.Value, resolve func(token string) (*jsonval.Value, bool)) (*jsonval.Value, error) {
-	if input == nil {
-		return nil, nil
-	}
-	r := resolver{resolve: resolve}
-	out, err := r.walk(input)
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
-// resolver walks an input, keeping the path to the current value so that
-// a pointer is built only for an error.
-type resolver struct {
-	resolve func(string) (*jsonval.Value, bool)
-	path    jsonval.Pointer
-}
-
-func (r *resolver) walk(v *jsonval.Value) (*jsonval.Value, *wire.Error) {
-	switch v.Kind {
-	case jsonval.String:
-		if strings.HasPrefix(v.S, expose.AliasPrefix) && len(v.S) > len(expose.AliasPrefix) {
-			if real, ok := r.resolve(v.S); ok {
-				return real, nil
-			}
-		}
-		return v, nil
-	case jsonval.Array:
-		var out *jsonval.Value
-		for i, it := range v.Items {
-			r.path = append(r.path, strconv.Itoa(i))
-			nv, err := r.walk(it)
-			if err != nil {
-				return nil, err
-			}
-			r.path = r.path[:len(r.path)-1]
-			if nv != it && out == nil {
-				out = &jsonval.Value{Kind: jsonval.Array, Items: append([]*jsonval.Value(nil), v.Items...)}
-			}
-			if out != nil {
-				out.Items[i] = nv
-			}
-		}
-		if out == nil {
-			return v, nil
-		}
-		return out, nil
-	case jsonval.Object:
-		if len(v.Keys) == 1 && v.Keys[0] == "$placeholder" && v.Vals[0].Kind == jsonval.String &&
-			strings.HasPrefix(v.Vals[0].S, expose.PlaceholderPrefix) {
-			real, ok := r.resolve(v.Vals[0].S)
-			if !ok {
-				return nil, inputError(r.path.String(), "is a placeholder that is not valid in this session; use one from the latest describe")
-			}
-			return real, nil
-		}
-		var out *jsonval.Value
-		for i, it := range v.Vals {
-			r.path = append(r.path, v.Keys[i])
-			nv, err := r.walk(it)
-			if err != nil {
-				return nil, err
-			}
-			r.path = r.path[:len(r.path)-1]
-			if nv != it && out == nil {
-				out = &jsonval.Value{Kind: jsonval.Object, Keys: append([]string(nil), v.Keys...),
-					Vals: append([]*jsonval.Value(nil), v.Vals...)}
-			}
-			if out != nil {
-				out.Vals[i] = nv
-			}
-		}
-		if out == nil {
-			return v, nil
-		}
-		return out, nil
-	}
-	return v, nil
 }

@@ -1,9 +1,19 @@
-// Package manifest parses, validates and compiles a Pinhole manifest
-// (format 1, DESIGN §5) into a Plan: everything the projection needs, checked
-// once, so that no describe has to look at the manifest text again.
+// Package manifest compiles a Pinhole manifest (format 1) into a Plan:
+// everything the projection needs, checked once, so that no describe has to
+// look at the manifest text again. The Plan holds the declared regions,
+// collections, fields with their exposure modes, state, feedback and
+// capabilities, the limits in force, and Reads, every store path the bridge
+// may send.
 //
-// Every fault is reported as an invalid_manifest error whose Param is the
-// JSON Pointer of the offending place in the manifest.
+// Compiled conditions (Cond) and capability input schemas stay with the
+// Plan and judge values themselves (Cond.Eval, Capability.CheckInput), the
+// way a compiled regexp matches: what the compiler admitted and what is
+// evaluated are one grammar, kept in one place. A new exposure mode is
+// declared here (Expose) and applied in package expose.
+//
+// Every fault is an invalid_manifest *wire.Error whose Param is the JSON
+// Pointer of the offending place in the manifest. A Plan is read-only once
+// compiled: project, session and the lint share it.
 package manifest
 
 import (
@@ -14,29 +24,34 @@ import (
 // Format is the manifest format this package reads.
 const Format = 1
 
-// Defaults are the limits in force when a manifest sets none.
-var Defaults = wire.Limits{
-	DefaultLimit:       8,
-	MaxLimit:           50,
-	MaxRecordSelection: 20,
-	MaxRecordIds:       1000,
-	MaxFieldChars:      512,
-	MaxFeedback:        20,
-	MaxUnavailable:     20,
-	MaxResponseBytes:   65536,
+// Defaults returns the limits in force when a manifest sets none.
+func Defaults() wire.Limits {
+	return wire.Limits{
+		DefaultLimit:       8,
+		MaxLimit:           50,
+		MaxRecordSelection: 20,
+		MaxRecordIds:       1000,
+		MaxFieldChars:      512,
+		MaxFeedback:        20,
+		MaxUnavailable:     20,
+		MaxResponseBytes:   65536,
+	}
 }
 
-// HardMax are the implementation's declared maximums: a manifest may lower a
-// limit or raise it up to these, never beyond.
-var HardMax = wire.Limits{
-	DefaultLimit:       200,
-	MaxLimit:           200,
-	MaxRecordSelection: 20,
-	MaxRecordIds:       10000,
-	MaxFieldChars:      8192,
-	MaxFeedback:        200,
-	MaxUnavailable:     500,
-	MaxResponseBytes:   1 << 20,
+// HardMax returns the implementation's declared maximums: a manifest may
+// lower a limit or raise it up to these, never beyond. They are a function
+// of the build, not a setting: nothing in a process can raise them.
+func HardMax() wire.Limits {
+	return wire.Limits{
+		DefaultLimit:       200,
+		MaxLimit:           200,
+		MaxRecordSelection: 20,
+		MaxRecordIds:       10000,
+		MaxFieldChars:      8192,
+		MaxFeedback:        200,
+		MaxUnavailable:     500,
+		MaxResponseBytes:   1 << 20,
+	}
 }
 
 // MinResponseBytes is the smallest maxResponseBytes a manifest may set.
@@ -45,7 +60,7 @@ const MinResponseBytes = 4096
 // Expose says how a field's value reaches the agent.
 type Expose uint8
 
-// The exposure modes of DESIGN §5.
+// The exposure modes a field may declare (its "expose" key).
 const (
 	Plain Expose = iota
 	Mask
@@ -71,8 +86,8 @@ type Plan struct {
 	SessionScope jsonval.Pointer // nil when not declared
 
 	// Reads is what the bridge may send: built from every declared path.
+	// The prune package keeps states and patches to it.
 	Reads wire.Reads
-	reads *readTree
 
 	regionIndex, capabilityIndex map[string]int
 }
@@ -129,6 +144,8 @@ type Capability struct {
 	Region      int
 	Input       *jsonval.Value
 	InputJSON   []byte // canonical encoding of Input
+	// Slots are the input properties that take tokens (tokens.go).
+	Slots       []TokenSlot
 	Unavailable []Rule
 }
 
@@ -147,8 +164,8 @@ func (c *Capability) Scope() string {
 	return "page"
 }
 
-// RegionIndex returns the index of the region named id, or -1.
-func (p *Plan) RegionIndex(id string) int {
+// lookupRegion returns the index of the region named id, or -1.
+func (p *Plan) lookupRegion(id string) int {
 	if i, ok := p.regionIndex[id]; ok {
 		return i
 	}

@@ -13,8 +13,9 @@ const (
 	maxTextChars = 1024
 )
 
-// Parse parses and compiles a manifest from its JSON text.
-func Parse(data []byte) (*Plan, error) {
+// Parse parses and compiles a manifest from its JSON text. A fault is an
+// invalid_manifest error.
+func Parse(data []byte) (*Plan, *wire.Error) {
 	v, err := jsonval.Parse(data)
 	if err != nil {
 		return nil, wire.Errorf(wire.CodeInvalidManifest, "", "the manifest is not valid JSON: "+err.Error())
@@ -22,9 +23,11 @@ func Parse(data []byte) (*Plan, error) {
 	return Compile(v)
 }
 
-// Compile validates a parsed manifest and compiles it into a Plan.
-func Compile(v *jsonval.Value) (*Plan, error) {
-	c := compiler{plan: &Plan{Limits: Defaults, regionIndex: map[string]int{}, capabilityIndex: map[string]int{}}}
+// Compile validates a parsed manifest and compiles it into a Plan. The
+// first fault is an invalid_manifest error whose Param is its JSON Pointer
+// in the manifest.
+func Compile(v *jsonval.Value) (*Plan, *wire.Error) {
+	c := compiler{plan: &Plan{Limits: Defaults(), regionIndex: map[string]int{}, capabilityIndex: map[string]int{}}}
 	c.manifest(v)
 	if c.err == nil {
 		c.checkOverlap()
@@ -172,16 +175,17 @@ func (c *compiler) limits(v *jsonval.Value) {
 	l := &c.plan.Limits
 	slots := []*int{&l.DefaultLimit, &l.MaxLimit, &l.MaxRecordSelection, &l.MaxRecordIds,
 		&l.MaxFieldChars, &l.MaxFeedback, &l.MaxUnavailable, &l.MaxResponseBytes}
-	hard := []int{HardMax.DefaultLimit, HardMax.MaxLimit, HardMax.MaxRecordSelection, HardMax.MaxRecordIds,
-		HardMax.MaxFieldChars, HardMax.MaxFeedback, HardMax.MaxUnavailable, HardMax.MaxResponseBytes}
+	h := HardMax()
+	hard := []int{h.DefaultLimit, h.MaxLimit, h.MaxRecordSelection, h.MaxRecordIds,
+		h.MaxFieldChars, h.MaxFeedback, h.MaxUnavailable, h.MaxResponseBytes}
 	for i, name := range names {
 		n := v.Get(name)
 		if n == nil {
 			continue
 		}
 		at := "/limits/" + name
-		f, _ := n.Float()
-		if !n.IsInteger() || f < 1 {
+		f, ok := wholeNumber(n)
+		if !ok || f < 1 {
 			c.fail(at, "must be a positive integer")
 			return
 		}
@@ -239,7 +243,7 @@ func (c *compiler) regions(v *jsonval.Value) {
 			return
 		}
 		r := Region{ID: c.str(it.Get("id"), at+"/id", maxNameChars), Parent: -1}
-		if c.err == nil && c.plan.RegionIndex(r.ID) >= 0 {
+		if c.err == nil && c.plan.lookupRegion(r.ID) >= 0 {
 			c.fail(at+"/id", "duplicate region id")
 			return
 		}
@@ -262,7 +266,7 @@ func (c *compiler) regions(v *jsonval.Value) {
 		if name == "" {
 			continue
 		}
-		j := c.plan.RegionIndex(name)
+		j := c.plan.lookupRegion(name)
 		if j < 0 {
 			c.fail("/regions/"+strconv.Itoa(i)+"/parent", "names a region that is not declared")
 			return
@@ -296,7 +300,7 @@ func (c *compiler) regionRef(v *jsonval.Value, at string) int {
 	if c.err != nil {
 		return -1
 	}
-	i := c.plan.RegionIndex(name)
+	i := c.plan.lookupRegion(name)
 	if i < 0 {
 		c.fail(at, "names a region that is not declared")
 	}
@@ -334,11 +338,11 @@ func (c *compiler) collections(v *jsonval.Value) {
 			}
 			fld := Field{Name: name, From: c.ptr(f.Get("from"), fat+"/from")}
 			if m := f.Get("maxChars"); m != nil {
-				n, _ := m.Float()
-				if !m.IsInteger() || n < 1 {
+				n, ok := wholeNumber(m)
+				if !ok || n < 1 {
 					c.fail(fat+"/maxChars", "must be a positive integer")
-				} else if n > float64(HardMax.MaxFieldChars) {
-					c.fail(fat+"/maxChars", "exceeds the implementation's maximum of "+strconv.Itoa(HardMax.MaxFieldChars))
+				} else if hm := HardMax().MaxFieldChars; n > float64(hm) {
+					c.fail(fat+"/maxChars", "exceeds the implementation's maximum of "+strconv.Itoa(hm))
 				} else {
 					fld.MaxChars = int(n)
 				}
@@ -414,7 +418,7 @@ func (c *compiler) capabilities(v *jsonval.Value) {
 		default:
 			c.fail(at+"/scope", "must be \"page\" or \"record\"")
 		}
-		cp.Input = defaultInput
+		cp.Input = defaultInput()
 		if in := it.Get("input"); in != nil {
 			c.schema(in, at+"/input", 0)
 			if in.Kind == jsonval.Object && in.Get("type") == nil {
@@ -425,6 +429,7 @@ func (c *compiler) capabilities(v *jsonval.Value) {
 			cp.Input = in
 		}
 		cp.InputJSON = jsonval.Marshal(cp.Input)
+		c.tokenSlots(&cp, at)
 		if u := it.Get("unavailable"); u != nil {
 			if u.Kind != jsonval.Array {
 				c.fail(at+"/unavailable", "must be an array")
@@ -446,9 +451,13 @@ func (c *compiler) capabilities(v *jsonval.Value) {
 	}
 }
 
-var defaultInput = &jsonval.Value{Kind: jsonval.Object,
-	Keys: []string{"type", "properties", "additionalProperties"},
-	Vals: []*jsonval.Value{jsonval.NewString("object"), jsonval.NewObject(), {Kind: jsonval.Bool}}}
+// defaultInput is the input schema of a capability that declares none: an
+// empty object and nothing else.
+func defaultInput() *jsonval.Value {
+	return &jsonval.Value{Kind: jsonval.Object,
+		Keys: []string{"type", "properties", "additionalProperties"},
+		Vals: []*jsonval.Value{jsonval.NewString("object"), jsonval.NewObject(), {Kind: jsonval.Bool}}}
+}
 
 // cond compiles a condition; field conditions are allowed only where a
 // record is being judged.

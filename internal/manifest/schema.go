@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"math"
 	"strconv"
 
 	"github.com/pinholectx/pinhole/internal/jsonval"
@@ -11,7 +12,7 @@ import (
 // prepare checks.
 var schemaKeys = []string{"type", "description", "title", "properties", "required",
 	"additionalProperties", "enum", "minimum", "maximum", "minLength", "maxLength",
-	"items", "minItems", "maxItems"}
+	"items", "minItems", "maxItems", TokenKeyword}
 
 var schemaTypes = []string{"object", "array", "string", "number", "integer", "boolean", "null"}
 
@@ -45,12 +46,16 @@ func (c *compiler) schema(v *jsonval.Value, at string, depth int) {
 				}
 			}
 		case "required":
+			// Any property name, as in properties: the names are the
+			// caller's input keys, not text shown as the manifest's own.
 			if s.Kind != jsonval.Array {
 				c.fail(kat, "must be an array of property names")
 				break
 			}
 			for j, it := range s.Items {
-				c.str(it, kat+"/"+strconv.Itoa(j), maxNameChars)
+				if it.Kind != jsonval.String {
+					c.fail(kat+"/"+strconv.Itoa(j), "must be a string")
+				}
 			}
 		case "additionalProperties":
 			if s.Kind != jsonval.Bool {
@@ -65,11 +70,22 @@ func (c *compiler) schema(v *jsonval.Value, at string, depth int) {
 				c.fail(kat, "must be a number")
 			}
 		case "minLength", "maxLength", "minItems", "maxItems":
-			if f, _ := s.Float(); !s.IsInteger() || f < 0 {
+			if n, ok := wholeNumber(s); !ok || n < 0 {
 				c.fail(kat, "must be a non-negative integer")
 			}
 		case "items":
 			c.schema(s, kat, depth+1)
 		}
 	}
+}
+
+// wholeNumber returns the value of a number with no fractional part,
+// however it is written (2, 2.0, 2e0), as JSON Schema counts integers. A
+// number beyond ±2^53, where float64 stops counting exactly, is not one.
+func wholeNumber(v *jsonval.Value) (float64, bool) {
+	f, ok := v.Float()
+	if !ok || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+		return 0, false
+	}
+	return f, true
 }

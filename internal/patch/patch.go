@@ -1,6 +1,6 @@
 // Package patch applies RFC 6902 JSON Patch documents to immutable jsonval
 // trees, so that observe can take a patch against the last declared state
-// instead of the whole state (DESIGN §3).
+// instead of the whole state.
 //
 // Apply never changes the document it is given. It copies only the
 // containers on the paths an operation touches (copy on write) and shares
@@ -11,23 +11,23 @@
 // nothing: when any operation fails, Apply returns an error and the caller
 // keeps the original document, which is untouched.
 //
+// Prune and ApplyDeclared (prune.go) keep a caller's patch to what a
+// manifest declares, so observe can apply it to the declared state.
+//
 // All six operations are implemented: add, remove, replace, move, copy and
-// test. Errors name the operation's index and its JSON Pointer, never a
-// value.
+// test. Errors name the operation's index and member (param "/3/path"),
+// never a value and never the pointer's text, whose tokens may be keys of
+// the caller's data.
 package patch
 
 import (
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/pinholectx/pinhole/internal/jsonval"
 )
 
 // MaxOps bounds the operations of one patch.
 const MaxOps = 10000
-
-// maxShownPointer bounds how much of a pointer an error message repeats.
-const maxShownPointer = 128
 
 // Error is a failed patch: the index of the operation (-1 for the patch as
 // a whole), the member of the operation at fault ("op", "path", "from",
@@ -65,15 +65,14 @@ func (e *Error) Param() string {
 type op struct {
 	name       string
 	path, from jsonval.Pointer
-	pathText   string
-	fromText   string
 	value      *jsonval.Value
 }
 
 // Apply applies the operations of the patch ops (a JSON array) to doc and
 // returns the new document. doc and ops are never modified; the result
-// shares every untouched node with doc. On error the result is nil.
-func Apply(doc *jsonval.Value, ops *jsonval.Value) (*jsonval.Value, error) {
+// shares every untouched node with doc. On error the result is nil and the
+// error names the operation at fault.
+func Apply(doc *jsonval.Value, ops *jsonval.Value) (*jsonval.Value, *Error) {
 	if ops == nil || ops.Kind != jsonval.Array {
 		return nil, &Error{Index: -1, Msg: "a patch must be an array of operations"}
 	}
@@ -112,7 +111,7 @@ func parseOp(i int, v *jsonval.Value) (op, *Error) {
 		return o, &Error{Index: i, Member: "op", Msg: "op must be one of add, remove, replace, move, copy, test"}
 	}
 	var err *Error
-	if o.path, o.pathText, err = pointer(i, v, "path"); err != nil {
+	if o.path, err = pointer(i, v, "path"); err != nil {
 		return o, err
 	}
 	switch o.name {
@@ -124,7 +123,7 @@ func parseOp(i int, v *jsonval.Value) (op, *Error) {
 			return o, &Error{Index: i, Member: "value", Msg: "the result would nest deeper than " + strconv.Itoa(jsonval.MaxDepth) + " levels"}
 		}
 	case "move", "copy":
-		if o.from, o.fromText, err = pointer(i, v, "from"); err != nil {
+		if o.from, err = pointer(i, v, "from"); err != nil {
 			return o, err
 		}
 	}
@@ -132,19 +131,19 @@ func parseOp(i int, v *jsonval.Value) (op, *Error) {
 	return o, nil
 }
 
-func pointer(i int, v *jsonval.Value, member string) (jsonval.Pointer, string, *Error) {
+func pointer(i int, v *jsonval.Value, member string) (jsonval.Pointer, *Error) {
 	s := v.Get(member)
 	if s == nil || s.Kind != jsonval.String {
-		return nil, "", &Error{Index: i, Member: member, Msg: member + " must be a JSON Pointer string"}
+		return nil, &Error{Index: i, Member: member, Msg: member + " must be a JSON Pointer string"}
 	}
 	p, err := jsonval.ParsePointer(s.S)
 	if err != nil {
-		return nil, "", &Error{Index: i, Member: member, Msg: member + " is not a valid JSON Pointer: " + err.Error()}
+		return nil, &Error{Index: i, Member: member, Msg: member + " is not a valid JSON Pointer: " + err.Error()}
 	}
 	if len(p) > jsonval.MaxDepth {
-		return nil, "", &Error{Index: i, Member: member, Msg: member + " has more than " + strconv.Itoa(jsonval.MaxDepth) + " reference tokens"}
+		return nil, &Error{Index: i, Member: member, Msg: member + " has more than " + strconv.Itoa(jsonval.MaxDepth) + " reference tokens"}
 	}
-	return p, s.S, nil
+	return p, nil
 }
 
 // depth returns how deeply v nests (a scalar is 0, an empty container 1).
@@ -176,22 +175,6 @@ func depth(v *jsonval.Value, budget int) int {
 	return max + 1
 }
 
-// show returns a pointer's text for an error message, cut to a bounded
-// length at a character boundary.
-func show(p string) string {
-	if p == "" {
-		return `"" (the whole document)`
-	}
-	if len(p) <= maxShownPointer {
-		return p
-	}
-	cut := maxShownPointer
-	for cut > 0 && !utf8.RuneStart(p[cut]) {
-		cut--
-	}
-	return p[:cut] + "…"
-}
-
 // applier holds the document being built. fresh holds the containers this
 // patch has copied: nothing outside the patch can see them, so they may be
 // changed in place.
@@ -206,10 +189,10 @@ func (a *applier) apply(i int, o *op) *Error {
 	case "test":
 		v := o.path.Resolve(a.root)
 		if v == nil {
-			return fail("path", "path "+show(o.pathText)+" does not exist")
+			return fail("path", "path does not exist")
 		}
 		if !jsonval.Equal(v, o.value) {
-			return fail("value", "test failed: the value at path "+show(o.pathText)+" differs")
+			return fail("value", "test failed: the value at path differs")
 		}
 		return nil
 	case "remove":
@@ -217,19 +200,19 @@ func (a *applier) apply(i int, o *op) *Error {
 			return fail("path", "the whole document cannot be removed")
 		}
 		if o.path.Resolve(a.root) == nil {
-			return fail("path", "path "+show(o.pathText)+" does not exist")
+			return fail("path", "path does not exist")
 		}
 		a.remove(o.path)
 		return nil
 	case "replace":
 		if o.path.Resolve(a.root) == nil {
-			return fail("path", "path "+show(o.pathText)+" does not exist")
+			return fail("path", "path does not exist")
 		}
 		a.put(o.path, o.value, false)
 		return nil
 	case "add":
 		if e := a.canAdd(o.path); e != "" {
-			return fail("path", "path "+show(o.pathText)+e)
+			return fail("path", "path"+e)
 		}
 		a.put(o.path, o.value, true)
 		return nil
@@ -237,10 +220,10 @@ func (a *applier) apply(i int, o *op) *Error {
 	// move and copy
 	v := o.from.Resolve(a.root)
 	if v == nil {
-		return fail("from", "from "+show(o.fromText)+" does not exist")
+		return fail("from", "from does not exist")
 	}
 	if e := a.canAdd(o.path); e != "" {
-		return fail("path", "path "+show(o.pathText)+e)
+		return fail("path", "path"+e)
 	}
 	if len(o.path) > len(o.from) && depth(v, jsonval.MaxDepth-len(o.path)) > jsonval.MaxDepth-len(o.path) {
 		return fail("path", "the result would nest deeper than "+strconv.Itoa(jsonval.MaxDepth)+" levels")
@@ -256,13 +239,13 @@ func (a *applier) apply(i int, o *op) *Error {
 		if len(o.from) == len(o.path) {
 			return nil // moving a value onto itself changes nothing
 		}
-		return fail("from", "from "+show(o.fromText)+" is a parent of path "+show(o.pathText)+"; a value cannot move into itself")
+		return fail("from", "from is a parent of path; a value cannot move into itself")
 	}
 	a.remove(o.from)
 	// Removing from an array shifts the indices after it; RFC 6902 defines
 	// move as remove then add, so the target is resolved afterwards.
 	if e := a.canAdd(o.path); e != "" {
-		return fail("path", "path "+show(o.pathText)+e)
+		return fail("path", "path"+e)
 	}
 	a.put(o.path, v, true)
 	return nil

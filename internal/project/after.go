@@ -25,7 +25,7 @@ const (
 )
 
 // After returns the after observation between two snapshots of the same
-// plan (DESIGN §4 "execute and after"), named fromID and toID.
+// plan, named fromID and toID.
 //
 //   - records.changed: records referenceable in both whose projected fields
 //     differ, with only those fields, projected as describe projects them
@@ -106,6 +106,7 @@ func After(from, to *Snapshot, k *expose.Keyer, fromID, toID string, st *Stats) 
 		}
 	}
 	a.State, a.StateTruncated = changedState(from, to)
+	a.StateCut = keepNames(to.getBase().stateLeft, a.State)
 	flips, listed := availability(from, to, same, &a.Capabilities)
 	cut = cut || listed < flips
 	a.Feedback, a.FeedbackTotal = newFeedback(from, to)
@@ -149,7 +150,10 @@ func After(from, to *Snapshot, k *expose.Keyer, fromID, toID string, st *Stats) 
 		{len(fb), func(n int) { a.Feedback = fb[:n] }},
 		{len(unavail), func(n int) { caps.Unavailable = unavail[:n] }},
 		{len(avail), func(n int) { caps.Available = avail[:n] }},
-		{len(state), func(n int) { a.State, a.StateTruncated = state[:n], keepCounts(stateCut, state[:n]) }},
+		{len(state), func(n int) {
+			a.State, a.StateTruncated = state[:n], keepCounts(stateCut, state[:n])
+			a.StateCut = keepNames(to.getBase().stateLeft, a.State)
+		}},
 	}
 	for _, ph := range phases {
 		// Drop the fewest entries from the end that make it fit.
@@ -265,6 +269,7 @@ func changedRecord(fr, tr *Rec, from, to *Snapshot, k *expose.Keyer) (wire.Recor
 		out.Fields = append(out.Fields, now.Fields...)
 		out.Truncated = append(out.Truncated, now.Truncated...)
 		out.Redacted = append(out.Redacted, now.Redacted...)
+		out.Cut = append(out.Cut, now.Cut...)
 		out.UserContent = append(out.UserContent, now.UserContent...)
 	}
 	if len(out.Fields) == 0 {
@@ -299,6 +304,20 @@ func changedState(from, to *Snapshot) (wire.Members, wire.Counts) {
 		}
 	}
 	return out, cut
+}
+
+// keepNames keeps the names that are keys of m.
+func keepNames(names []string, m wire.Members) []string {
+	var out []string
+	for _, n := range names {
+		for _, kv := range m {
+			if kv.Key == n {
+				out = append(out, n)
+				break
+			}
+		}
+	}
+	return out
 }
 
 // keepCounts keeps the counts of keys still in m.

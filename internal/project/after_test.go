@@ -10,6 +10,7 @@ import (
 	"github.com/pinholectx/pinhole/internal/jsonval"
 	"github.com/pinholectx/pinhole/internal/manifest"
 	"github.com/pinholectx/pinhole/internal/patch"
+	"github.com/pinholectx/pinhole/internal/prune"
 	"github.com/pinholectx/pinhole/internal/wire"
 )
 
@@ -92,7 +93,7 @@ func build(t *testing.T, plan *manifest.Plan, st obj) *Snapshot {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Build(plan, plan.Prune(v), nil)
+	return Build(plan, prune.FromReads(plan.Reads).State(v), nil)
 }
 
 var testKeyer = expose.NewKeyer([]byte("after-test-key-0123456789"))
@@ -292,11 +293,11 @@ func BenchmarkAfterOneChangeOf10000(b *testing.B) {
 	st := baseState(10000)
 	js, _ := json.Marshal(st)
 	v, _ := jsonval.Parse(js)
-	from := Build(plan, plan.Prune(v), nil)
+	from := Build(plan, prune.FromReads(plan.Reads).State(v), nil)
 	orderAt(st, 5000)["status"] = "Shipped"
 	js, _ = json.Marshal(st)
 	v, _ = jsonval.Parse(js)
-	to := Build(plan, plan.Prune(v), nil)
+	to := Build(plan, prune.FromReads(plan.Reads).State(v), nil)
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, e := After(from, to, testKeyer, "s1", "s2", new(Stats)); e != nil {
@@ -319,11 +320,11 @@ func TestAfterSharedItems(t *testing.T) {
 		t.Fatal(err)
 	}
 	root, _ := jsonval.Parse([]byte(`{"role":"clerk","items":[{"id":1,"s":"open"},{"id":2,"s":"done"},{"id":3,"s":"open"}]}`))
-	from := Build(plan, plan.Prune(root), nil)
+	from := Build(plan, prune.FromReads(plan.Reads).State(root), nil)
 	ops, _ := jsonval.Parse([]byte(`[{"op":"replace","path":"/role","value":"manager"},{"op":"replace","path":"/items/2/s","value":"done"}]`))
-	next, err := patch.Apply(from.Root, ops)
-	if err != nil {
-		t.Fatal(err)
+	next, perr := patch.Apply(from.Root, ops)
+	if perr != nil {
+		t.Fatal(perr)
 	}
 	to := Build(plan, next, from)
 	if to.Item(&to.Records[0]) != from.Item(&from.Records[0]) {
@@ -348,11 +349,11 @@ func BenchmarkAfterPatchedOneChangeOf10000(b *testing.B) {
 	}
 	js, _ := json.Marshal(baseState(10000))
 	v, _ := jsonval.Parse(js)
-	from := Build(plan, plan.Prune(v), nil)
+	from := Build(plan, prune.FromReads(plan.Reads).State(v), nil)
 	ops, _ := jsonval.Parse([]byte(`[{"op":"replace","path":"/orders/items/5000/status","value":"Shipped"}]`))
-	next, err := patch.Apply(from.Root, ops)
-	if err != nil {
-		b.Fatal(err)
+	next, perr := patch.Apply(from.Root, ops)
+	if perr != nil {
+		b.Fatal(perr)
 	}
 	to := Build(plan, next, from)
 	b.ReportAllocs()
@@ -376,7 +377,7 @@ func TestAfterRecordChangesCollection(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return Build(plan, plan.Prune(v), nil)
+		return Build(plan, prune.FromReads(plan.Reads).State(v), nil)
 	}
 	from := parse(`{"inbox":[{"id":"m1","s":"new"},{"id":"m2","s":"new"}],"archive":[]}`)
 	to := parse(`{"inbox":[{"id":"m2","s":"new"}],"archive":[{"id":"m1","s":"new"}]}`)
@@ -390,5 +391,30 @@ func TestAfterRecordChangesCollection(t *testing.T) {
 		strings.Replace(emptyRest, `"required":false,"reasons":[]`, `"required":true,"reasons":["records"]`, 1)
 	if string(got) != want {
 		t.Fatalf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+// A value that becomes too deep to keep shows in after as cut, in a record
+// and in the state, never as the value.
+func TestAfterShowsCutValues(t *testing.T) {
+	plan := afterPlan(t, "")
+	st := baseState(2)
+	from := build(t, plan, st)
+	to := clone(t, st)
+	var deep any = 1
+	for i := 0; i < 70; i++ {
+		deep = obj{"k": deep}
+	}
+	orderAt(to, 0)["note"] = deep
+	to["orders"].(obj)["sort"] = deep
+	out, e := After(from, build(t, plan, to), testKeyer, "s1", "s2", &Stats{})
+	if e != nil {
+		t.Fatal(e)
+	}
+	for _, want := range []string{`"changed":[{"id":"SO-1","region":"orders","fields":{"note":null},"cut":["note"],"userContent":["note"]}]`,
+		`"state":{"sort":null},"stateCut":["sort"]`} {
+		if !strings.Contains(string(out), want) {
+			t.Fatalf("want %s in %s", want, out)
+		}
 	}
 }

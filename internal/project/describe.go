@@ -5,6 +5,7 @@ import (
 
 	"github.com/pinholectx/pinhole/internal/expose"
 	"github.com/pinholectx/pinhole/internal/jsonval"
+	"github.com/pinholectx/pinhole/internal/prune"
 	"github.com/pinholectx/pinhole/internal/wire"
 )
 
@@ -18,66 +19,6 @@ type Request struct {
 	Record []string
 }
 
-// ParseRequest checks a describe request object against the limits. Keys
-// other than those of describe are an error, except "op" (the envelope's).
-func ParseRequest(v *jsonval.Value, lim *wire.Limits) (Request, *wire.Error) {
-	req := Request{Limit: lim.DefaultLimit}
-	if v.Kind != jsonval.Object {
-		return req, wire.Errorf(wire.CodeInvalidRequest, "", "a describe request must be a JSON object")
-	}
-	var off, limit, record *jsonval.Value
-	for i, k := range v.Keys {
-		switch k {
-		case "op":
-		case "offset":
-			off = v.Vals[i]
-		case "limit":
-			limit = v.Vals[i]
-		case "record":
-			record = v.Vals[i]
-		default:
-			return req, UnknownParam("describe", k, "offset, limit or record")
-		}
-	}
-	if record != nil {
-		if off != nil || limit != nil {
-			return req, wire.Errorf(wire.CodeRecordWithWindow, "record", "record selects records by id and cannot be combined with offset or limit")
-		}
-		if record.Kind != jsonval.Array {
-			return req, wire.Errorf(wire.CodeInvalidRequest, "record", "record must be an array of record ids")
-		}
-		if n := len(record.Items); n == 0 || n > lim.MaxRecordSelection {
-			return req, wire.Errorf(wire.CodeRecordCount, "record", "record must hold 1 to "+strconv.Itoa(lim.MaxRecordSelection)+" ids")
-		}
-		for i, it := range record.Items {
-			id, ok := RecordID(it)
-			if !ok {
-				return req, wire.Errorf(wire.CodeUnknownRecord, "record", "record["+strconv.Itoa(i)+"] is not a referenceable record id")
-			}
-			req.Record = append(req.Record, id)
-		}
-		return req, nil
-	}
-	if off != nil {
-		f, _ := off.Float()
-		if !off.IsInteger() || f < 0 || f > 1e9 {
-			return req, wire.Errorf(wire.CodeInvalidOffset, "offset", "offset must be a non-negative integer")
-		}
-		req.Offset, req.Window = int(f), true
-	}
-	if limit != nil {
-		f, _ := limit.Float()
-		if !limit.IsInteger() || f < 1 {
-			return req, wire.Errorf(wire.CodeInvalidRequest, "limit", "limit must be an integer from 1 to maxLimit ("+strconv.Itoa(lim.MaxLimit)+")")
-		}
-		if f > float64(lim.MaxLimit) {
-			return req, wire.Errorf(wire.CodeLimitExceedsMax, "limit", "limit exceeds maxLimit ("+strconv.Itoa(lim.MaxLimit)+"); it is never clamped")
-		}
-		req.Limit, req.Window = int(f), true
-	}
-	return req, nil
-}
-
 // base holds the parts of a describe response that do not depend on the
 // request.
 type base struct {
@@ -87,6 +28,7 @@ type base struct {
 	ids         []string
 	state       wire.Members
 	stateCut    wire.Counts
+	stateLeft   []string // state keys whose value is a cut marker
 	feedback    []wire.Feedback
 	feedbackN   int
 	pageUnavail []wire.Unavailable
@@ -134,6 +76,11 @@ func (s *Snapshot) getBase() *base {
 	for _, k := range p.State {
 		v := k.From.Resolve(s.Root)
 		if v == nil {
+			continue
+		}
+		if prune.IsCut(v) {
+			b.state = append(b.state, wire.Member{Key: k.Name, Value: nullJSON})
+			b.stateLeft = append(b.stateLeft, k.Name)
 			continue
 		}
 		o := plain(v, lim.MaxFieldChars)
@@ -239,15 +186,18 @@ func (s *Snapshot) Describe(id string, req Request, k *expose.Keyer, st *Stats) 
 	b := s.getBase()
 	lim := s.limits()
 	ctx := wire.Context{
-		Page:           b.page,
-		Regions:        b.regions,
-		RecordIds:      b.ids,
-		RecordIdsTotal: len(s.Records),
-		RecordsTotal:   s.Total,
-		State:          b.state,
-		StateTruncated: b.stateCut,
-		Feedback:       b.feedback,
-		FeedbackTotal:  b.feedbackN,
+		Page:            b.page,
+		Regions:         b.regions,
+		RecordIds:       b.ids,
+		RecordIdsTotal:  len(s.Records),
+		RecordsTotal:    s.Total,
+		State:           b.state,
+		StateTruncated:  b.stateCut,
+		StateCut:        b.stateLeft,
+		CutTotal:        s.Cut,
+		DuplicatesTotal: s.Duplicates,
+		Feedback:        b.feedback,
+		FeedbackTotal:   b.feedbackN,
 	}
 	var recs []*Rec
 	if req.Record != nil {
@@ -308,15 +258,6 @@ func (s *Snapshot) unavailable(recs []*Rec) []wire.Unavailable {
 		}
 	}
 	return out
-}
-
-// UnknownParam reports a parameter the operation does not take. The name is
-// the caller's text: it is quoted only when short and plain.
-func UnknownParam(op, name, takes string) *wire.Error {
-	if len(name) > 64 || expose.Clean(name) != name || expose.IsCredential(name) {
-		return wire.Errorf(wire.CodeInvalidRequest, "", op+" got an unknown parameter; "+op+" takes "+takes)
-	}
-	return wire.Errorf(wire.CodeInvalidRequest, name, "unknown "+op+" parameter "+strconv.Quote(name)+"; "+op+" takes "+takes)
 }
 
 // Stats summarise a response for the audit log: counts and field names,

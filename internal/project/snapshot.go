@@ -1,6 +1,9 @@
 // Package project turns a compiled manifest and a declared state into
-// snapshots, and snapshots into bounded, least-exposure describe responses
-// (spec "Structure", "Record windows", "Boundedness"; DESIGN §4).
+// snapshots, and snapshots into bounded, least-exposure answers: describe
+// (records in windows, ids, state, feedback, unavailable actions) and after
+// (what changed between two snapshots), each cut to its limits and to
+// maxResponseBytes. It reads requests already checked by package session
+// and values through package expose.
 //
 // A Snapshot is computed once per observed state: which regions are active,
 // which records are referenceable and in what order. Everything a describe
@@ -14,6 +17,7 @@ import (
 	"github.com/pinholectx/pinhole/internal/expose"
 	"github.com/pinholectx/pinhole/internal/jsonval"
 	"github.com/pinholectx/pinhole/internal/manifest"
+	"github.com/pinholectx/pinhole/internal/prune"
 	"github.com/pinholectx/pinhole/internal/wire"
 )
 
@@ -34,7 +38,10 @@ func (s *Snapshot) Item(r *Rec) *jsonval.Value {
 	return s.arrays[r.Coll].Items[r.Index]
 }
 
-// Snapshot is the projectable view of one declared state.
+// Snapshot is the projectable view of one declared state. It is immutable
+// once built: the session keeps recent ones for prepare and after, and
+// reads Root, Records and ByID to check an agent's request against the
+// snapshot it saw; nothing outside this package writes them.
 type Snapshot struct {
 	Plan   *manifest.Plan
 	Root   *jsonval.Value
@@ -46,8 +53,12 @@ type Snapshot struct {
 	ByID    map[string]int
 	// Total counts every item of active collections, referenceable or not.
 	Total int
-	// Skipped counts items without a valid, unique id.
-	Skipped int
+	// Skipped counts items without a valid, unique id; Duplicates those of
+	// them whose id another item shares (every such item is skipped).
+	Skipped, Duplicates int
+	// Cut counts the declared values of the view (fields of active
+	// collections' items, state keys) that are cut markers (see prune.Cut).
+	Cut int
 	// Warnings name declared paths whose value has the wrong shape.
 	Warnings []string
 
@@ -57,6 +68,8 @@ type Snapshot struct {
 	// invalid), for Build to reuse.
 	arrays  []*jsonval.Value
 	itemIDs [][]string
+	// Per collection: how many fields of each item are cut markers.
+	itemCuts [][]int32
 }
 
 // Build computes the snapshot of a declared state (see Plan.Prune). prev,
@@ -70,7 +83,8 @@ func Build(plan *manifest.Plan, root *jsonval.Value, prev *Snapshot) *Snapshot {
 		root = jsonval.NewObject()
 	}
 	s := &Snapshot{Plan: plan, Root: root, Active: activeRegions(plan, root), Warnings: []string{},
-		itemIDs: make([][]string, len(plan.Collections)), arrays: make([]*jsonval.Value, len(plan.Collections))}
+		itemIDs: make([][]string, len(plan.Collections)), arrays: make([]*jsonval.Value, len(plan.Collections)),
+		itemCuts: make([][]int32, len(plan.Collections))}
 	if prev != nil && prev.Plan != plan {
 		prev = nil
 	}
@@ -90,53 +104,105 @@ func Build(plan *manifest.Plan, root *jsonval.Value, prev *Snapshot) *Snapshot {
 		}
 		var prevArr *jsonval.Value
 		var prevIDs []string
+		var prevCuts []int32
 		if prev != nil {
-			prevArr, prevIDs = prev.arrays[ci], prev.itemIDs[ci]
+			prevArr, prevIDs, prevCuts = prev.arrays[ci], prev.itemIDs[ci], prev.itemCuts[ci]
 		}
 		s.arrays[ci] = arr
-		// Share the previous id list until an item's id differs from it.
+		// Share the previous id and cut lists until an item differs.
 		ids, shared := prevIDs, len(prevIDs) == len(arr.Items)
 		if !shared {
 			ids = make([]string, len(arr.Items))
 		}
+		cuts, sharedCuts := prevCuts, len(prevCuts) == len(arr.Items)
+		if !sharedCuts {
+			cuts = make([]int32, len(arr.Items))
+		}
+		cutSum := 0
 		for i, item := range arr.Items {
-			id := ""
+			id, cut := "", int32(0)
 			if prevArr != nil && i < len(prevArr.Items) && prevArr.Items[i] == item {
-				id = prevIDs[i]
-			} else if v, ok := RecordID(col.ID.Resolve(item)); ok {
-				id = v
+				id, cut = prevIDs[i], prevCuts[i]
+			} else {
+				if v, ok := RecordID(col.ID.Resolve(item)); ok {
+					id = v
+				}
+				for f := range col.Fields {
+					if prune.IsCut(col.Fields[f].From.Resolve(item)) {
+						cut++
+					}
+				}
+			}
+			cutSum += int(cut)
+			if sharedCuts && cuts[i] != cut {
+				cuts, sharedCuts = append([]int32(nil), cuts...), false // copy on the first difference
+			}
+			if !sharedCuts {
+				cuts[i] = cut
 			}
 			if shared {
 				if ids[i] == id {
 					continue
 				}
-				ids, shared = append([]string(nil), ids...), false // copy on the first difference
+				ids, shared = append([]string(nil), ids...), false
 			}
 			ids[i] = id
 		}
 		s.itemIDs[ci] = ids
+		s.itemCuts[ci] = cuts
 		s.Total += len(ids)
+		s.Cut += cutSum
 	}
 	if prev != nil && sameItemIDs(s.itemIDs, prev.itemIDs) {
 		// Same records in the same order: share the list and the index.
-		s.Records, s.ByID, s.Skipped = prev.Records, prev.ByID, prev.Skipped
+		s.Records, s.ByID, s.Skipped, s.Duplicates = prev.Records, prev.ByID, prev.Skipped, prev.Duplicates
 	} else {
-		s.ByID = make(map[string]int, len(s.Records))
-		for ci, ids := range s.itemIDs {
-			for i, id := range ids {
-				if _, dup := s.ByID[id]; id == "" || dup {
-					s.Skipped++
-					continue
-				}
+		s.index()
+	}
+	for _, k := range plan.State {
+		if prune.IsCut(k.From.Resolve(root)) {
+			s.Cut++
+		}
+	}
+	if n := s.Skipped - s.Duplicates; n > 0 {
+		s.Warnings = append(s.Warnings, strconv.Itoa(n)+" records have no valid id and are not referenceable")
+	}
+	if s.Duplicates > 0 {
+		s.Warnings = append(s.Warnings, strconv.Itoa(s.Duplicates)+" records share their id with another record; none of them is referenceable")
+	}
+	if s.Cut > 0 {
+		s.Warnings = append(s.Warnings, strconv.Itoa(s.Cut)+" declared values could not be kept (nested too deep or cyclic) and are shown as cut")
+	}
+	return s
+}
+
+// index lists the referenceable records and indexes them by id. An id that
+// more than one item carries names none of them: no item can take over
+// another's id, whichever comes first.
+func (s *Snapshot) index() {
+	carriers := make(map[string]int, s.Total) // id → items carrying it
+	for _, ids := range s.itemIDs {
+		for _, id := range ids {
+			if id != "" {
+				carriers[id]++
+			}
+		}
+	}
+	s.ByID = make(map[string]int, len(carriers))
+	for ci, ids := range s.itemIDs {
+		for i, id := range ids {
+			switch {
+			case id == "":
+				s.Skipped++
+			case carriers[id] > 1:
+				s.Skipped++
+				s.Duplicates++
+			default:
 				s.ByID[id] = len(s.Records)
 				s.Records = append(s.Records, Rec{ID: id, Coll: ci, Index: i})
 			}
 		}
 	}
-	if s.Skipped > 0 {
-		s.Warnings = append(s.Warnings, strconv.Itoa(s.Skipped)+" records have no valid, unique id and are not referenceable")
-	}
-	return s
 }
 
 func sameItemIDs(a, b [][]string) bool {

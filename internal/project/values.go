@@ -6,6 +6,7 @@ import (
 	"github.com/pinholectx/pinhole/internal/expose"
 	"github.com/pinholectx/pinhole/internal/jsonval"
 	"github.com/pinholectx/pinhole/internal/manifest"
+	"github.com/pinholectx/pinhole/internal/prune"
 	"github.com/pinholectx/pinhole/internal/wire"
 )
 
@@ -106,6 +107,13 @@ func field(rec *wire.Record, f *manifest.Field, v *jsonval.Value, maxChars int, 
 	}
 	if v.Kind == jsonval.Null {
 		rec.Fields = append(rec.Fields, wire.Member{Key: f.Name, Value: nullJSON})
+		return
+	}
+	if prune.IsCut(v) {
+		// Left out before it reached the module, or by its pruning: never
+		// masked, aliased or shown as if it were the value.
+		rec.Fields = append(rec.Fields, wire.Member{Key: f.Name, Value: nullJSON})
+		rec.Cut = append(rec.Cut, f.Name)
 		return
 	}
 	var out wire.Raw

@@ -209,18 +209,25 @@ func FuzzPrepare(f *testing.F) {
 	for _, in := range seedLines(f, "prepare.jsonl") {
 		f.Add("order.ship", "SO-1001", in)
 		f.Add("orders.export", "", in)
+		f.Add("order.charge", "SO-1001", in)
+		f.Add("order.charge", "SO-1002", in)
 	}
 	f.Add("order.refund", "SO-1002", []byte(`{"amount":1}`))
 	cs := fuzzCanaries(f, true)
+	cards := ordersCards(f, state)
 	f.Fuzz(func(t *testing.T, capability, record string, input []byte) {
 		s := ordersSession(t, manifest)
 		s.Call([]byte(`{"op":"observe","state":` + string(state) + `}`))
 		desc := s.Call([]byte(`{"op":"describe"}`))
-		// Offer the agent's view of tokens: a placeholder the describe
-		// showed may be passed back.
-		if i := bytes.Index(desc, []byte(`"ph_`)); i >= 0 && bytes.Contains(input, []byte("ph_")) {
-			tok := desc[i+1 : i+1+bytes.IndexByte(desc[i+1:], '"')]
-			input = bytes.ReplaceAll(input, []byte("ph_"), tok)
+		// Offer the agent's view of tokens: "ph_" and "al_" in the input
+		// become the first placeholder and alias the describe showed (the
+		// card and phone of SO-1001).
+		raw := input
+		for _, prefix := range []string{"ph_", "al_"} {
+			if i := bytes.Index(desc, []byte(`"`+prefix)); i >= 0 && bytes.Contains(input, []byte(prefix)) {
+				tok := desc[i+1 : i+1+bytes.IndexByte(desc[i+1:], '"')]
+				input = bytes.ReplaceAll(input, []byte(prefix), tok)
+			}
 		}
 		req := fmt.Appendf(nil, `{"op":"prepare","capability":%s,"record":%s,"snapshot":"s1","input":%s}`,
 			jsonval.AppendString(nil, capability), jsonval.AppendString(nil, record), input)
@@ -230,12 +237,46 @@ func FuzzPrepare(f *testing.F) {
 		}
 		r := decode(t, out)
 		if r["ok"] == true {
-			delete(r, "input") // for the app's handler, not the agent
+			// The resolved input is for the app's handler. A protected
+			// value may be there only in the declared slot (order.charge's
+			// card), and only the acted-on record's own; anything else
+			// must have been typed by the caller.
+			in, _ := r["input"].(map[string]any)
+			if card, ok := in["card"]; ok && capability == "order.charge" {
+				if card != cards[record] && !bytes.Contains(raw, []byte(fmt.Sprint(card))) {
+					t.Fatalf("prepare resolved a card that is not %s's: %s", record, out)
+				}
+				delete(in, "card")
+			}
+			if c := cs.find(mustJSON(in)); c != "" && !bytes.Contains(raw, []byte(c)) {
+				t.Fatalf("prepare resolved a protected value outside a token slot: %s", out)
+			}
+			delete(r, "input")
 			out = mustJSON(r)
 		}
 		checkResponse(t, "prepare", out, cs, 0)
 		checkResponse(t, "after", s.Call([]byte(`{"op":"after","since":"s1"}`)), cs, 65536)
 	})
+}
+
+// ordersCards maps each order number of the orders state to its card.
+func ordersCards(f *testing.F, state []byte) map[string]string {
+	var st struct {
+		Orders struct {
+			Items []struct {
+				Number  string
+				Payment struct{ Card string }
+			}
+		}
+	}
+	if err := json.Unmarshal(state, &st); err != nil {
+		f.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, it := range st.Orders.Items {
+		out[it.Number] = it.Payment.Card
+	}
+	return out
 }
 
 func jsonValid(b []byte) bool {

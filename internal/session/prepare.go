@@ -2,7 +2,6 @@ package session
 
 import (
 	"github.com/pinholectx/pinhole/internal/jsonval"
-	"github.com/pinholectx/pinhole/internal/manifest"
 	"github.com/pinholectx/pinhole/internal/project"
 	"github.com/pinholectx/pinhole/internal/wire"
 )
@@ -28,21 +27,20 @@ func (s *Session) prepare(v *jsonval.Value) ([]byte, *wire.Error) {
 		case "snapshot":
 			since = v.Vals[i]
 		default:
-			return nil, project.UnknownParam("prepare", k, "capability, record, input and snapshot")
+			return nil, UnknownParam("prepare", k, "capability, record, input and snapshot")
 		}
 	}
 	if name == nil || name.Kind != jsonval.String {
 		return nil, wire.Errorf(wire.CodeInvalidRequest, "capability", "prepare needs a capability name")
 	}
 	ci := s.plan.CapabilityIndex(name.S)
-	if ci < 0 {
-		return nil, wire.Errorf(wire.CodeUnknownCapability, "capability", "the capability is not declared")
+	if ci < 0 || !s.snap.CapabilityActive(ci) {
+		// One answer for both: whether a capability exists outside the
+		// active regions cannot be probed.
+		return nil, errUnknownCapability()
 	}
 	cp := &s.plan.Capabilities[ci]
 	s.ev.Capability = cp.Name // the manifest's name, never the caller's text
-	if !s.snap.CapabilityActive(ci) {
-		return nil, wire.Errorf(wire.CodeCapabilityUnavailable, "capability", "the capability's region is not active now")
-	}
 	var rec *project.Rec
 	switch {
 	case cp.Record && record == nil:
@@ -67,9 +65,12 @@ func (s *Session) prepare(v *jsonval.Value) ([]byte, *wire.Error) {
 		// The reason is the application's text from the manifest.
 		return nil, wire.Errorf(wire.CodeCapabilityUnavailable, "capability", reason)
 	}
-	resolved, err := manifest.ResolveTokens(input, s.keyer.Resolve)
+	resolved, err := s.resolveTokens(ci, rec, input)
 	if err != nil {
-		return nil, err.(*wire.Error)
+		return nil, err
+	}
+	if e := inputFits(resolved, s.plan.Limits.MaxResponseBytes); e != nil {
+		return nil, e
 	}
 	if e := cp.CheckInput(resolved); e != nil {
 		return nil, e
@@ -78,7 +79,13 @@ func (s *Session) prepare(v *jsonval.Value) ([]byte, *wire.Error) {
 	if rec != nil {
 		out.Record = rec.ID
 	}
-	return wire.Encode(&out), nil
+	return fitted(wire.Encode(&out), s.plan.Limits.MaxResponseBytes)
+}
+
+// errUnknownCapability is the answer for a capability that is not declared
+// or whose region is not active.
+func errUnknownCapability() *wire.Error {
+	return wire.Errorf(wire.CodeUnknownCapability, "capability", "no capability of that name is offered in the active regions")
 }
 
 // record returns the referenceable record v names, if capability ci applies
@@ -126,32 +133,4 @@ func (s *Session) stale(id string, ci int, rec *project.Rec) *wire.Error {
 		return changed
 	}
 	return nil
-}
-
-// after answers what changed since the snapshot an agent saw (DESIGN §4).
-func (s *Session) after(v *jsonval.Value) ([]byte, *wire.Error) {
-	if s.plan == nil || s.snap == nil {
-		return nil, wire.Errorf(wire.CodeNotLoaded, "", "load a manifest and observe a state before after")
-	}
-	var since *jsonval.Value
-	for i, k := range v.Keys {
-		switch k {
-		case "op":
-		case "since":
-			since = v.Vals[i]
-		default:
-			return nil, project.UnknownParam("after", k, "since")
-		}
-	}
-	if since == nil || since.Kind != jsonval.String {
-		return nil, wire.Errorf(wire.CodeInvalidRequest, "since", "after needs since, the snapshot id the caller saw")
-	}
-	old := s.history.get(since.S)
-	if old == nil {
-		return nil, wire.Errorf(wire.CodeStaleSnapshot, "since", "the snapshot is no longer held; a redescribe is required")
-	}
-	var st project.Stats
-	out, e := project.After(old, s.snap, s.keyer, since.S, s.id, &st)
-	s.audited(st)
-	return out, e
 }

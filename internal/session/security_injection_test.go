@@ -70,7 +70,7 @@ func TestInjectionCorpus(t *testing.T) {
 		ctx := r["context"].(map[string]any)
 		checkKeys(t, what, r, "snapshot", "limits", "capabilities", "context")
 		checkKeys(t, what+" context", ctx, "page", "regions", "records", "recordIds", "recordIdsTotal", "recordWindow",
-			"recordsTotal", "state", "stateTruncated", "feedback", "feedbackTotal", "unavailable", "unavailableTotal")
+			"recordsTotal", "duplicatesTotal", "cutTotal", "state", "stateTruncated", "stateCut", "feedback", "feedbackTotal", "unavailable", "unavailableTotal")
 		checkKeys(t, what+" state", ctx["state"].(map[string]any), "filter")
 		pg := ctx["page"].(map[string]any)
 		checkKeys(t, what+" page", pg, "route", "title", "params", "truncated")
@@ -90,7 +90,7 @@ func TestInjectionCorpus(t *testing.T) {
 			}
 		}
 		rec := recs[0].(map[string]any)
-		checkKeys(t, what+" record", rec, "id", "region", "fields", "truncated", "redacted", "userContent")
+		checkKeys(t, what+" record", rec, "id", "region", "fields", "truncated", "redacted", "cut", "userContent")
 		checkKeys(t, what+" fields", rec["fields"].(map[string]any), "name", "note", "meta", "email")
 		if uc := toStrings(asList(rec["userContent"])); len(uc) != 1 || uc[0] != "note" {
 			t.Fatalf("%s: userContent %v, want [note]", what, uc)

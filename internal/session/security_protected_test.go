@@ -98,7 +98,7 @@ func TestScopeChangeForgetsTokens(t *testing.T) {
 	m := `{"pinhole":1,"sessionScope":"/tenant","regions":[{"id":"a"}],
 	 "collections":[{"region":"a","from":"/orders","id":"/id","fields":{"card":{"from":"/card","expose":"placeholder"}}}],
 	 "capabilities":[{"name":"order.charge","description":"Charge","scope":"record","region":"a",
-	   "input":{"type":"object","properties":{"card":{}}}}]}`
+	   "input":{"type":"object","properties":{"card":{"x-pinhole-token":{"field":"card"}}}}}]}`
 	state := func(tenant string) []byte {
 		return []byte(`{"op":"observe","state":{"tenant":"` + tenant + `","orders":[{"id":"SO-1","card":"4111 1111 1111 1000"}]}}`)
 	}

@@ -1,9 +1,13 @@
-// Package session is the module's one entry point: a Session takes one JSON
+// Package session is the core's one entry point: a Session takes one JSON
 // request ({"op": ...}) and returns one JSON response, holding the loaded
-// plan, the current snapshot and the audit queue between calls (DESIGN §3).
+// plan, the current snapshot, the recent snapshots and the audit queue
+// between calls. It parses and checks every request (request.go), runs
+// load and observe (session.go), prepare (prepare.go) and after
+// (after.go), and keeps the audit log (audit.go).
 //
-// The ABI layer in wasm/, the wazero host, the CLI and the Worker all drive
-// the core through Session.Call, so every runtime shares one behaviour. A
+// The ABI layer in wasm/, the native API (package pinhole), the CLI and the
+// Worker all drive the core through Session.Call, so every runtime shares
+// one behaviour. A
 // failed operation never changes what is in force: a bad load keeps the
 // previous manifest, a bad observe keeps the previous snapshot.
 package session
@@ -16,13 +20,15 @@ import (
 	"github.com/pinholectx/pinhole/internal/manifest"
 	"github.com/pinholectx/pinhole/internal/patch"
 	"github.com/pinholectx/pinhole/internal/project"
+	"github.com/pinholectx/pinhole/internal/prune"
 	"github.com/pinholectx/pinhole/internal/wire"
 )
 
 // Version is the module's version, reported by the version operation.
 const Version = "0.1.0"
 
-// ABI is the version of the exported-function interface (DESIGN §3).
+// ABI is the version of the module's exported-function interface
+// (pinhole_alloc, pinhole_call, pinhole_free).
 const ABI = 1
 
 // MaxRequestBytes bounds one request, a full observe included.
@@ -33,6 +39,7 @@ const MaxRequestBytes = 128 << 20
 type Session struct {
 	random func([]byte) error // fills a session key when load brings none
 	plan   *manifest.Plan
+	reads  *prune.Tree // what plan declares: states and patches are kept to it
 	keyer  *expose.Keyer
 	snap   *project.Snapshot
 	id     string // snapshot id of snap
@@ -61,7 +68,7 @@ func (s *Session) Call(req []byte) (out []byte) {
 	op := "unknown"
 	defer func() {
 		if r := recover(); r != nil {
-			out = errorJSON(wire.Errorf(CodeInternal, "", "internal error in operation "+strconv.Quote(op)+"; nothing was changed"))
+			out = errorJSON(wire.Errorf(wire.CodeInternal, "", "internal error in operation "+strconv.Quote(op)+"; nothing was changed"))
 		}
 		s.ev.Op, s.ev.Snapshot, s.ev.BytesIn, s.ev.BytesOut = op, s.id, len(req), len(out)
 		s.audit.record(s.ev, out)
@@ -101,7 +108,7 @@ func (s *Session) Call(req []byte) (out []byte) {
 		resp, e = s.audit.drain(), nil
 	case "version":
 		resp = wire.Encode(&wire.Version{Version: Version, Format: manifest.Format, ABI: ABI,
-			Limits: manifest.HardMax, MaxState: MaxRequestBytes})
+			Limits: manifest.HardMax(), MaxState: MaxRequestBytes})
 	default:
 		op = "unknown"
 		e = wire.Errorf(wire.CodeInvalidRequest, "op", "unknown operation; ops are load, observe, describe, prepare, after, audit, version")
@@ -111,9 +118,6 @@ func (s *Session) Call(req []byte) (out []byte) {
 	}
 	return resp
 }
-
-// CodeInternal reports a fault of the module itself, never of the input.
-const CodeInternal = "internal_error"
 
 func errorJSON(e *wire.Error) []byte {
 	e.Message = scrub(e.Message)
@@ -135,16 +139,16 @@ func scrub(msg string) string {
 func (s *Session) load(v *jsonval.Value) ([]byte, *wire.Error) {
 	for _, k := range v.Keys {
 		if k != "op" && k != "manifest" && k != "key" {
-			return nil, project.UnknownParam("load", k, "manifest and key")
+			return nil, UnknownParam("load", k, "manifest and key")
 		}
 	}
 	m := v.Get("manifest")
 	if m == nil {
 		return nil, wire.Errorf(wire.CodeInvalidManifest, "manifest", "load needs a manifest")
 	}
-	plan, err := manifest.Compile(m)
-	if err != nil {
-		return nil, err.(*wire.Error)
+	plan, e := manifest.Compile(m)
+	if e != nil {
+		return nil, e
 	}
 	var key []byte
 	if k := v.Get("key"); k != nil {
@@ -158,7 +162,7 @@ func (s *Session) load(v *jsonval.Value) ([]byte, *wire.Error) {
 			return nil, wire.Errorf(wire.CodeInvalidRequest, "key", "this host has no randomness to draw a session key from: load needs a key")
 		}
 	}
-	s.plan, s.keyer, s.snap, s.id = plan, expose.NewKeyer(key), nil, ""
+	s.plan, s.reads, s.keyer, s.snap, s.id = plan, prune.FromReads(plan.Reads), expose.NewKeyer(key), nil, ""
 	s.history = history{}
 	return wire.Encode(&wire.Loaded{Loaded: true, Limits: plan.Limits, Reads: plan.Reads}), nil
 }
@@ -169,7 +173,7 @@ func (s *Session) observe(v *jsonval.Value) ([]byte, *wire.Error) {
 	}
 	for _, k := range v.Keys {
 		if k != "op" && k != "state" && k != "patch" {
-			return nil, project.UnknownParam("observe", k, "state or patch")
+			return nil, UnknownParam("observe", k, "state or patch")
 		}
 	}
 	st, ops := v.Get("state"), v.Get("patch")
@@ -181,23 +185,9 @@ func (s *Session) observe(v *jsonval.Value) ([]byte, *wire.Error) {
 		if s.snap == nil {
 			return nil, wire.Errorf(wire.CodeInvalidState, "patch", "a patch needs a previous state: observe a full state first")
 		}
-		pruned, orig := s.plan.PrunePatch(ops)
-		next, err := patch.Apply(s.snap.Root, pruned)
+		next, err := patch.ApplyDeclared(s.reads, s.snap.Root, ops)
 		if err != nil {
-			param := "patch"
-			if pe, ok := err.(*patch.Error); ok {
-				if pe.Index >= 0 && pe.Index < len(orig) {
-					pe.Index = orig[pe.Index] // name the caller's operation
-				}
-				param = pe.Param()
-			}
-			return nil, wire.Errorf(wire.CodeInvalidState, param, "the patch does not apply: "+err.Error()+"; the previous state stays in force")
-		}
-		if manifest.NeedsPrune(ops) {
-			next = s.plan.Prune(next)
-			if next == nil {
-				next = jsonval.NewObject()
-			}
+			return nil, wire.Errorf(wire.CodeInvalidState, err.Param(), "the patch does not apply: "+err.Error()+"; the previous state stays in force")
 		}
 		if next.Kind != jsonval.Object {
 			return nil, wire.Errorf(wire.CodeInvalidState, "patch", "the patch would make the state something other than an object")
@@ -208,14 +198,14 @@ func (s *Session) observe(v *jsonval.Value) ([]byte, *wire.Error) {
 	case st.Kind != jsonval.Object:
 		return nil, wire.Errorf(wire.CodeInvalidState, "state", "the state must be a JSON object")
 	default:
-		declared = s.plan.Prune(st)
+		declared = s.reads.State(st)
 		if declared == nil {
 			declared = jsonval.NewObject()
 		}
 	}
 	if s.snap != nil && jsonval.Equal(declared, s.snap.Root) {
 		return wire.Encode(&wire.Observed{Snapshot: s.id, Changed: false, RecordsTotal: s.snap.Total,
-			Skipped: s.snap.Skipped, Warnings: s.snap.Warnings}), nil
+			Skipped: s.snap.Skipped, Duplicates: s.snap.Duplicates, Cut: s.snap.Cut, Warnings: s.snap.Warnings}), nil
 	}
 	snap := project.Build(s.plan, declared, s.snap)
 	if s.plan.SessionScope != nil {
@@ -227,7 +217,7 @@ func (s *Session) observe(v *jsonval.Value) ([]byte, *wire.Error) {
 	s.ev.Records = snap.Total
 	s.history.add(s.id, snap)
 	return wire.Encode(&wire.Observed{Snapshot: s.id, Changed: true, RecordsTotal: snap.Total,
-		Skipped: snap.Skipped, Warnings: snap.Warnings}), nil
+		Skipped: snap.Skipped, Duplicates: snap.Duplicates, Cut: snap.Cut, Warnings: snap.Warnings}), nil
 }
 
 func (s *Session) describe(v *jsonval.Value, raw []byte) ([]byte, *wire.Error) {
@@ -237,7 +227,7 @@ func (s *Session) describe(v *jsonval.Value, raw []byte) ([]byte, *wire.Error) {
 	if s.snap == nil {
 		return nil, wire.Errorf(wire.CodeNotLoaded, "", "observe a state before describe")
 	}
-	req, e := project.ParseRequest(v, &s.plan.Limits)
+	req, e := parseDescribe(v, &s.plan.Limits)
 	if e != nil {
 		return nil, e
 	}

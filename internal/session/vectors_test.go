@@ -213,14 +213,17 @@ func prepareReq(params string) []byte { return []byte(`{"op":"prepare",` + param
 
 func afterReq(since string) []byte { return []byte(`{"op":"after","since":"` + since + `"}`) }
 
-// ph and al are the tokens the session key gives a value (JSON text), so
-// vectors can hand back what an agent was shown.
-func ph(t *testing.T, value string) string {
-	return expose.NewKeyer([]byte(key)).Placeholder(parse(t, value))
-}
+// ph and al are the tokens the session key gives a value (JSON text) under
+// the orders example's session scope, so vectors can hand back what an
+// agent was shown.
+func ph(t *testing.T, value string) string { return ordersKeyer().Placeholder(parse(t, value)) }
 
-func al(t *testing.T, value string) string {
-	return expose.NewKeyer([]byte(key)).Alias(parse(t, value))
+func al(t *testing.T, value string) string { return ordersKeyer().Alias(parse(t, value)) }
+
+func ordersKeyer() *expose.Keyer {
+	k := expose.NewKeyer([]byte(key))
+	k.SetScope([]byte(`"acme-shop"`))
+	return k
 }
 
 // allStatus returns the state's orders with every status set to status.
@@ -265,9 +268,24 @@ func vectors(t *testing.T) []vector {
 		return [][]byte{loadReq(m.with(t, path, val))}
 	}
 	longName := strings.Repeat("Ana Maria Lovelace-Haddad ", 8) // 208 characters
-	// mc adds a capability whose input takes protected values back.
-	mc := m.with(t, "/capabilities/4", `{"name":"order.charge","description":"Charge the order's card again","scope":"record","region":"orders",
-		"input":{"type":"object","properties":{"card":{"type":"string"},"phone":{"type":"string"},"amount":{"type":"number","minimum":0.01,"maximum":1000}},"required":["amount"],"additionalProperties":false}}`)
+	// ml adds the capabilities of the token vectors: a page-scope filter
+	// whose handler would write its input into a plain page parameter (the
+	// laundering target), and a page-scope call-back whose phone slot lets
+	// the token choose the record.
+	ml := m.with(t, "/capabilities/5", `{"name":"orders.filter","description":"Filter the list by status","scope":"page","region":"orders",
+		"input":{"type":"object","properties":{"status":{"type":"string"},"tags":{"type":"array","items":{"type":"string"}},"meta":{"type":"object"}},"additionalProperties":false}}`).
+		with(t, "/capabilities/6", `{"name":"customers.call","description":"Call a customer back","scope":"page","region":"orders",
+		"input":{"type":"object","properties":{"phone":{"type":"string","x-pinhole-token":{"field":"phone","record":"token"}}},"required":["phone"]}}`)
+	charge := func(record, cardOf string) []byte {
+		return prepareReq(`"capability":"order.charge","record":"` + record + `","input":{"card":{"$placeholder":"` + ph(t, cardOf) + `"},"amount":12.5}`)
+	}
+	// smc and smd add a capability, a composite field and a state key to sm.
+	smc := sm.with(t, "/capabilities", `[{"name":"item.open","description":"Open","scope":"record","region":"list"}]`)
+	smd := smc.with(t, "/collections/0/fields/meta", `{"from":"/meta"}`).with(t, "/state", `{"filter":"/filter"}`)
+	// deep is an object nested levels deep whose keys look like a credential.
+	deep := func(levels int) string {
+		return strings.Repeat(`{"k":`, levels-1) + `{"ghp_0123456789abcdefghijklmnopqrstuvwxyzAB":1}` + strings.Repeat(`}`, levels-1)
+	}
 	vs := []vector{
 		// Windows and selection.
 		{"describe-default", seq(m, st, d(""))},
@@ -329,10 +347,39 @@ func vectors(t *testing.T) []vector {
 			d(`"record":["SO-1002"]`))},
 		{"patch-before-state", append([][]byte{loadReq(m)}, patchReq(`[]`))},
 		// prepare: checks and execute-time resolution.
-		{"prepare-resolves-placeholder-and-alias", seq(mc, st, d(`"record":["SO-1001"]`),
-			prepareReq(`"capability":"order.charge","record":"SO-1001","snapshot":"s1","input":{"card":{"$placeholder":"`+ph(t, `"4111 1111 1111 1000"`)+`"},"phone":"`+al(t, `"+44 20 7946 1000"`)+`","amount":12.5}`),
+		{"prepare-resolves-token-slot", seq(m, st, d(`"record":["SO-1001"]`),
+			charge("SO-1001", `"4111 1111 1111 1000"`),
 			[]byte(`{"op":"audit"}`))},
-		{"prepare-errors", seq(mc, st, d(`"record":["SO-1001","SO-1002"]`),
+		// Tokens resolve only in declared slots, for the record they came from.
+		{"prepare-token-laundering", seq(ml, st, d(`"record":["SO-1001","SO-1002"]`),
+			// another order's card in an action on SO-1001
+			charge("SO-1001", `"4111 1111 1111 1053"`),
+			// a phone alias as the free text of a page-scope capability
+			prepareReq(`"capability":"orders.filter","input":{"status":"`+al(t, `"+44 20 7946 1000"`)+`"}`),
+			prepareReq(`"capability":"orders.filter","input":{"status":"call `+al(t, `"+44 20 7946 1000"`)+` now"}`),
+			// nested in an array and in an object
+			prepareReq(`"capability":"orders.filter","input":{"tags":["x","`+al(t, `"+44 20 7946 1000"`)+`"]}`),
+			prepareReq(`"capability":"orders.filter","input":{"meta":{"a":{"b":"`+al(t, `"+44 20 7946 1001"`)+`"}}}`),
+			// a placeholder object outside a slot, and a token as a member name
+			prepareReq(`"capability":"orders.filter","input":{"status":{"$placeholder":"`+ph(t, `"4111 1111 1111 1000"`)+`"}}`),
+			prepareReq(`"capability":"orders.filter","input":{"meta":{"`+al(t, `"+44 20 7946 1000"`)+`":1}}`),
+			// a slot takes only a token of its kind
+			prepareReq(`"capability":"order.charge","record":"SO-1001","input":{"card":"4111 1111 1111 1000","amount":1}`),
+			prepareReq(`"capability":"order.charge","record":"SO-1001","input":{"card":"`+al(t, `"4111 1111 1111 1000"`)+`","amount":1}`),
+			prepareReq(`"capability":"order.charge","record":"SO-1001","input":{"card":{"$placeholder":"`+ph(t, `"4111 1111 1111 1000"`)+`","x":1},"amount":1}`),
+			// the phone slot of a page-scope capability: the token chooses the record
+			prepareReq(`"capability":"customers.call","input":{"phone":"`+al(t, `"+44 20 7946 1037"`)+`"}`),
+			prepareReq(`"capability":"customers.call","input":{"phone":"`+al(t, `"+44 20 7946 9999"`)+`"}`),
+			prepareReq(`"capability":"customers.call","input":{"phone":"+44 20 7946 1002"}`),
+			// after a scope change the old tokens stop resolving
+			patchReq(`[{"op":"replace","path":"/session/tenant","value":"other-shop"}]`),
+			charge("SO-1001", `"4111 1111 1111 1000"`))},
+		{"manifest-token-slot-plain-field", badManifest("/capabilities/4/input/properties/card/x-pinhole-token", `{"field":"customer"}`)},
+		{"manifest-token-slot-unknown-field", badManifest("/capabilities/4/input/properties/card/x-pinhole-token", `{"field":"cvv"}`)},
+		{"manifest-token-slot-page-needs-record", [][]byte{loadReq(ml.with(t, "/capabilities/6/input/properties/phone/x-pinhole-token", `{"field":"phone"}`))}},
+		{"manifest-token-slot-record-by-token", badManifest("/capabilities/4/input/properties/card/x-pinhole-token", `{"field":"card","record":"token"}`)},
+		{"manifest-token-slot-in-items", badManifest("/capabilities/4/input/properties/card", `{"type":"array","items":{"x-pinhole-token":{"field":"card"}}}`)},
+		{"prepare-errors", seq(m, st, d(`"record":["SO-1001","SO-1002"]`),
 			prepareReq(`"capability":"order.fly","record":"SO-1001"`),
 			prepareReq(`"capability":"order.refund","input":{"amount":1}`),
 			prepareReq(`"capability":"order.ship","record":"SO-1002","input":{"carrier":"ups"}`),
@@ -343,11 +390,15 @@ func vectors(t *testing.T) []vector {
 			prepareReq(`"capability":"order.ship","record":"SO-1001","input":{}`),
 			prepareReq(`"capability":"order.ship","record":"SO-1001","input":{"carrier":"ups","note":"extra"}`),
 			prepareReq(`"capability":"order.ship","record":"SO-1001","input":{"carrier":7}`),
-			prepareReq(`"capability":"order.charge","record":"SO-1001","input":{"card":{"$placeholder":"ph_notatokenthemoduleeverhanded"},"amount":1}`),
+			prepareReq(`"capability":"order.charge","record":"SO-1001","input":{"card":{"$placeholder":"ph_notatokenthemoduleeverha"},"amount":1}`),
 			prepareReq(`"capability":"order.charge","record":"SO-1001","input":{"amount":0}`),
 			prepareReq(`"capability":"order.ship","record":"SO-1001","input":{"carrier":"ups"},"colour":"red"`),
 			prepareReq(`"capability":"order.ship","record":"SO-1001","input":{"carrier":"ups"},"snapshot":"s99"`))},
-		{"prepare-stale-snapshot", seq(mc, st, d(`"limit":2`),
+		{"prepare-inactive-like-unknown", seq(m, st, prepareReq(`"capability":"order.refund","input":{"amount":1}`),
+			prepareReq(`"capability":"order.refundx","input":{"amount":1}`), prepareReq(`"capability":"order.refund","snapshot":"s1"`),
+			patchReq(`[{"op":"replace","path":"/ui/detailOpen","value":true}]`), prepareReq(`"capability":"order.refund","snapshot":"s1"`),
+			prepareReq(`"capability":"order.refund","snapshot":"s2"`))},
+		{"prepare-stale-snapshot", seq(m, st, d(`"limit":2`),
 			patchReq(`[{"op":"replace","path":"/orders/items/1/status","value":"Shipped"}]`),
 			prepareReq(`"capability":"order.ship","record":"SO-1001","snapshot":"s1","input":{"carrier":"dhl"}`),
 			patchReq(`[{"op":"replace","path":"/orders/items/0/customer/name","value":"Lena Zhou-Berg"}]`),
@@ -406,11 +457,24 @@ func vectors(t *testing.T) []vector {
 		{"bounds-response-bytes-records", seq(m.with(t, "/limits/maxResponseBytes", `4096`).with(t, "/limits/maxFieldChars", `1000`),
 			st.with(t, "/orders/items/0/note", `"`+strings.Repeat("long note ", 60)+`"`).with(t, "/orders/items/1/note", `"`+strings.Repeat("long note ", 60)+`"`).
 				with(t, "/orders/items/2/note", `"`+strings.Repeat("long note ", 60)+`"`), d(""), d(`"record":["SO-1003","SO-1002","SO-1001","SO-1004"]`))},
+		{"bounds-pager-advances", seq(m.with(t, "/limits/maxResponseBytes", `4096`).with(t, "/limits/maxFieldChars", `8192`),
+			st.with(t, "/orders/items/0/note", `"`+strings.Repeat(`\u0001`, 1000)+`"`).
+				with(t, "/orders/items/1/note", `"`+strings.Repeat(`\u0001`, 600)+`"`).with(t, "/orders/items/1/customer/name", `"`+strings.Repeat(`\u0002`, 80)+`"`),
+			d(`"limit":1`), d(`"offset":1,"limit":1`), d(`"offset":2,"limit":1`), d(`"record":["SO-1001"]`))},
 		{"bounds-response-bytes-ids", seq(m.with(t, "/limits/maxResponseBytes", `4096`).with(t, "/limits/maxRecordIds", `10000`),
 			st.with(t, "/orders/items", idsOnly(300)), d(`"limit":1`))},
 		// Records without a valid id count but are not referenceable.
 		{"records-invalid-ids", seq(sm, doc{parse(t, `{"items":[{"id":"a","name":"A"},{"name":"no id"},{"id":"a","name":"dup"},{"id":1.5},{"id":""},{"id":true},{"id":"`+strings.Repeat("x", 129)+`"},{"id":"b\u0001"},{"id":"b","name":"B"}]}`)}, d(""))},
 		{"records-not-an-array", seq(sm, doc{parse(t, `{"items":{"id":"a"}}`)}, d(""))},
+		// Records sharing an id: none of them is referenceable, whichever comes first.
+		{"records-duplicate-ids", seq(smc, doc{parse(t, `{"items":[{"id":"a","name":"first"},{"id":"b","name":"B"},{"id":"a","name":"impostor"},{"id":"c","name":"C"}]}`)},
+			d(""), d(`"record":["a"]`), prepareReq(`"capability":"item.open","record":"a"`),
+			patchReq(`[{"op":"remove","path":"/items/2"}]`), d(`"record":["a"]`))},
+		// A value nested too deep costs that value: the record stays, its field is cut.
+		{"records-cut-too-deep", seq(smd, doc{parse(t, `{"filter":`+deep(65)+`,"items":[{"id":"a","name":"A","meta":`+deep(65)+`},{"id":"b","name":"B","meta":`+deep(64)+`}]}`)},
+			d(""), prepareReq(`"capability":"item.open","record":"a"`),
+			patchReq(`[{"op":"replace","path":"/items/1/meta`+strings.Repeat("/k", 63)+`","value":{"k":{"k":1}}}]`), d(`"record":["b"]`), afterReq("s1"),
+			observeReq(doc{parse(t, `{"filter":{"$cut":"depth"},"items":[{"id":"a","name":"A","meta":{"$cut":"cycle"}}]}`)}), d(""))},
 		// Availability rules and the condition language.
 		{"unavailable-manager", seq(m, st.with(t, "/session/role", `"manager"`).with(t, "/ui/detailOpen", `true`), d(`"limit":3`))},
 		{"conditions", seq(doc{parse(t, `{"pinhole":1,"regions":[{"id":"r"}],
@@ -424,6 +488,32 @@ func vectors(t *testing.T) []vector {
 			 {"name":"p.path","description":"page rule","scope":"page","region":"r","unavailable":[{"when":{"path":"/flag","eq":true},"reason":"flag set"},{"when":{"path":"/flag","exists":false},"reason":"flag missing"}]}]}`)},
 			doc{parse(t, `{"flag":true,"c":[{"id":"1","n":1,"t":"x"},{"id":"2","n":2},{"id":"3","n":3.5,"t":"y"},{"id":"4","n":5,"t":"z"},{"id":"5","n":"3","t":"a"}]}`)},
 			d(""))},
+		// Conformance: RFC 6901 array index tokens are "0" or digits without
+		// a leading zero; "-" only as the last token of an add.
+		{"conformance-index-tokens", seq(m.with(t, "/state/second", `"/orders/sort/+1"`).with(t, "/state/first", `"/orders/sort/0"`),
+			st.with(t, "/orders/sort", `["-created","total"]`),
+			d(`"limit":1`),
+			patchReq(`[{"op":"add","path":"/orders/sort/+0","value":"x"}]`),
+			patchReq(`[{"op":"remove","path":"/orders/sort/-0"}]`),
+			patchReq(`[{"op":"replace","path":"/orders/sort/+01","value":"x"}]`),
+			patchReq(`[{"op":"test","path":"/orders/sort/01","value":"total"}]`),
+			patchReq(`[{"op":"replace","path":"/orders/sort/-","value":"x"}]`),
+			patchReq(`[{"op":"remove","path":"/orders/items/-0"}]`),
+			patchReq(`[{"op":"test","path":"/orders/sort/1","value":"total"},{"op":"add","path":"/orders/sort/-","value":"number"}]`),
+			d(`"limit":1`))},
+		// Conformance: the input schema counts 2.0 as an integer, and
+		// required takes any name properties takes.
+		{"conformance-schema-integers", seq(m.with(t, "/capabilities/4", `{"name":"order.tag","description":"Tag the order","scope":"record","region":"orders",
+			"input":{"type":"object","properties":{"tag":{"type":"string","minLength":1.0,"maxLength":3.0},"list":{"type":"array","minItems":1e0,"maxItems":2.0},"a\u0001b":{"type":"boolean"}},
+			"required":["tag","a\u0001b"],"additionalProperties":false}}`), st,
+			d(`"record":["SO-1001"]`),
+			prepareReq(`"capability":"order.tag","record":"SO-1001","input":{"tag":"abc","list":[1,2],"a\u0001b":true}`),
+			prepareReq(`"capability":"order.tag","record":"SO-1001","input":{"tag":"abcd","a\u0001b":true}`),
+			prepareReq(`"capability":"order.tag","record":"SO-1001","input":{"tag":"","a\u0001b":true}`),
+			prepareReq(`"capability":"order.tag","record":"SO-1001","input":{"tag":"a","list":[],"a\u0001b":true}`),
+			prepareReq(`"capability":"order.tag","record":"SO-1001","input":{"tag":"a","list":[1,2,3],"a\u0001b":true}`),
+			prepareReq(`"capability":"order.tag","record":"SO-1001","input":{"tag":"a"}`),
+			loadReq(m.with(t, "/capabilities/0/input/properties/carrier/maxLength", `2.5`)))},
 		// Operations around the projection.
 		{"version-and-audit", append(seq(m, st, d(`"limit":1`), d(`"limit":0`)), lines(`{"op":"audit"}`, `{"op":"audit"}`, `{"op":"version"}`)...)},
 	}

@@ -1,9 +1,9 @@
 package wire
 
 // After is the answer to after: what changed between two snapshots of the
-// same plan (DESIGN §4 "execute and after"). It is not a snapshot: it lists
-// only differences, bounded like a describe, and says in Redescribe when
-// the caller must describe again.
+// same plan, the answer an agent gets after it acted. It is not a
+// snapshot: it lists only differences, bounded like a describe, and says in
+// Redescribe when the caller must describe again.
 //
 //easyjson:json
 type After struct {
@@ -12,6 +12,7 @@ type After struct {
 	Records        AfterRecords      `json:"records"`
 	State          Members           `json:"state"`
 	StateTruncated Counts            `json:"stateTruncated,omitempty"`
+	StateCut       []string          `json:"stateCut,omitempty"` // state keys whose value was left out
 	Capabilities   AfterCapabilities `json:"capabilities"`
 	Feedback       []Feedback        `json:"feedback"`
 	FeedbackTotal  int               `json:"feedbackTotal"`

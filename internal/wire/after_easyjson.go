@@ -209,6 +209,20 @@ func easyjson910749a0EncodeGithubComPinholectxPinholeInternalWire4(out *jwriter.
 		out.RawString(prefix)
 		(in.StateTruncated).MarshalEasyJSON(out)
 	}
+	if len(in.StateCut) != 0 {
+		const prefix string = ",\"stateCut\":"
+		out.RawString(prefix)
+		{
+			out.RawByte('[')
+			for v23, v24 := range in.StateCut {
+				if v23 > 0 {
+					out.RawByte(',')
+				}
+				out.String(string(v24))
+			}
+			out.RawByte(']')
+		}
+	}
 	{
 		const prefix string = ",\"capabilities\":"
 		out.RawString(prefix)
@@ -221,11 +235,11 @@ func easyjson910749a0EncodeGithubComPinholectxPinholeInternalWire4(out *jwriter.
 			out.RawString("null")
 		} else {
 			out.RawByte('[')
-			for v22, v23 := range in.Feedback {
-				if v22 > 0 {
+			for v25, v26 := range in.Feedback {
+				if v25 > 0 {
 					out.RawByte(',')
 				}
-				(v23).MarshalEasyJSON(out)
+				(v26).MarshalEasyJSON(out)
 			}
 			out.RawByte(']')
 		}

@@ -12,7 +12,7 @@ func DecodeError(resp []byte) *Error {
 	}
 	v, err := jsonval.Parse(resp)
 	if err != nil {
-		return &Error{Code: "internal_error", Message: "the module answered with malformed JSON"}
+		return &Error{Code: CodeInternal, Message: "the module answered with malformed JSON"}
 	}
 	body := v.Get("error")
 	str := func(k string) string {

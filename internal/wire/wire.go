@@ -1,5 +1,8 @@
-// Package wire holds the JSON shapes the module answers with (DESIGN §4):
-// describe responses, errors, and the small answers of the other operations.
+// Package wire holds the protocol's facts in one place: the JSON shapes the
+// core answers with (describe, after and the small answers of the other
+// operations), the error type and the one list of error codes (errors.go),
+// and the builders of every request (request.go) that hosts, the CLI and
+// the Worker send.
 // Encoders are generated with github.com/mailru/easyjson (`go generate`);
 // nothing on these paths uses reflection. js/src/types.ts mirrors these
 // types for JavaScript callers.
@@ -55,8 +58,11 @@ type Context struct {
 	RecordIdsTotal   int           `json:"recordIdsTotal"`
 	RecordWindow     *Window       `json:"recordWindow,omitempty"`
 	RecordsTotal     int           `json:"recordsTotal"`
+	DuplicatesTotal  int           `json:"duplicatesTotal,omitempty"` // records sharing an id: none referenceable
+	CutTotal         int           `json:"cutTotal,omitempty"`        // declared values left out, shown as null (Record.Cut, StateCut)
 	State            Members       `json:"state"`
 	StateTruncated   Counts        `json:"stateTruncated,omitempty"`
+	StateCut         []string      `json:"stateCut,omitempty"` // state keys whose value was left out
 	Feedback         []Feedback    `json:"feedback"`
 	FeedbackTotal    int           `json:"feedbackTotal"`
 	Unavailable      []Unavailable `json:"unavailable"`
@@ -93,6 +99,7 @@ type Record struct {
 	Fields      Members  `json:"fields"`
 	Truncated   Counts   `json:"truncated,omitempty"`
 	Redacted    []string `json:"redacted,omitempty"`
+	Cut         []string `json:"cut,omitempty"` // fields left out: nested too deep or cyclic; shown as null
 	UserContent []string `json:"userContent,omitempty"`
 }
 
@@ -103,6 +110,7 @@ type Window struct {
 	Offset   int  `json:"offset"`
 	Limit    int  `json:"limit"`
 	Returned int  `json:"returned"`
+	Skipped  int  `json:"skipped,omitempty"` // records that do not fit even cut down; next is past them
 	Total    int  `json:"total"`
 	Next     *int `json:"next,omitempty"`
 }
@@ -163,6 +171,8 @@ type Observed struct {
 	Changed      bool     `json:"changed"`
 	RecordsTotal int      `json:"recordsTotal"`
 	Skipped      int      `json:"skipped"`
+	Duplicates   int      `json:"duplicates,omitempty"` // of skipped: records sharing an id
+	Cut          int      `json:"cut,omitempty"`        // declared values left out (Context.CutTotal)
 	Warnings     []string `json:"warnings"`
 }
 

@@ -25,6 +25,11 @@ func easyjsonF4688553EncodeGithubComPinholectxPinholeInternalWire(out *jwriter.W
 		out.RawString(prefix)
 		out.Int(int(in.Returned))
 	}
+	if in.Skipped != 0 {
+		const prefix string = ",\"skipped\":"
+		out.RawString(prefix)
+		out.Int(int(in.Skipped))
+	}
 	{
 		const prefix string = ",\"total\":"
 		out.RawString(prefix)
@@ -163,11 +168,25 @@ func easyjsonF4688553EncodeGithubComPinholectxPinholeInternalWire4(out *jwriter.
 		out.RawString(prefix)
 		{
 			out.RawByte('[')
-			for v5, v6 := range in.Redacted {
-				if v5 > 0 {
+			for v6, v7 := range in.Redacted {
+				if v6 > 0 {
 					out.RawByte(',')
 				}
-				out.String(string(v6))
+				out.String(string(v7))
+			}
+			out.RawByte(']')
+		}
+	}
+	if len(in.Cut) != 0 {
+		const prefix string = ",\"cut\":"
+		out.RawString(prefix)
+		{
+			out.RawByte('[')
+			for v8, v9 := range in.Cut {
+				if v8 > 0 {
+					out.RawByte(',')
+				}
+				out.String(string(v9))
 			}
 			out.RawByte(']')
 		}
@@ -177,11 +196,11 @@ func easyjsonF4688553EncodeGithubComPinholectxPinholeInternalWire4(out *jwriter.
 		out.RawString(prefix)
 		{
 			out.RawByte('[')
-			for v7, v8 := range in.UserContent {
-				if v7 > 0 {
+			for v10, v11 := range in.UserContent {
+				if v10 > 0 {
 					out.RawByte(',')
 				}
-				out.String(string(v8))
+				out.String(string(v11))
 			}
 			out.RawByte(']')
 		}
@@ -244,11 +263,11 @@ func easyjsonF4688553EncodeGithubComPinholectxPinholeInternalWire7(out *jwriter.
 			out.RawString("null")
 		} else {
 			out.RawByte('[')
-			for v11, v12 := range in.Items {
-				if v11 > 0 {
+			for v14, v15 := range in.Items {
+				if v14 > 0 {
 					out.RawByte(',')
 				}
-				out.String(string(v12))
+				out.String(string(v15))
 			}
 			out.RawByte(']')
 		}
@@ -272,11 +291,11 @@ func easyjsonF4688553EncodeGithubComPinholectxPinholeInternalWire8(out *jwriter.
 			out.RawString("null")
 		} else {
 			out.RawByte('[')
-			for v15, v16 := range in.Paths {
-				if v15 > 0 {
+			for v18, v19 := range in.Paths {
+				if v18 > 0 {
 					out.RawByte(',')
 				}
-				out.String(string(v16))
+				out.String(string(v19))
 			}
 			out.RawByte(']')
 		}
@@ -288,11 +307,11 @@ func easyjsonF4688553EncodeGithubComPinholectxPinholeInternalWire8(out *jwriter.
 			out.RawString("null")
 		} else {
 			out.RawByte('[')
-			for v17, v18 := range in.Collections {
-				if v17 > 0 {
+			for v20, v21 := range in.Collections {
+				if v20 > 0 {
 					out.RawByte(',')
 				}
-				(v18).MarshalEasyJSON(out)
+				(v21).MarshalEasyJSON(out)
 			}
 			out.RawByte(']')
 		}
@@ -414,6 +433,16 @@ func easyjsonF4688553EncodeGithubComPinholectxPinholeInternalWire11(out *jwriter
 		out.RawString(prefix)
 		out.Int(int(in.Skipped))
 	}
+	if in.Duplicates != 0 {
+		const prefix string = ",\"duplicates\":"
+		out.RawString(prefix)
+		out.Int(int(in.Duplicates))
+	}
+	if in.Cut != 0 {
+		const prefix string = ",\"cut\":"
+		out.RawString(prefix)
+		out.Int(int(in.Cut))
+	}
 	{
 		const prefix string = ",\"warnings\":"
 		out.RawString(prefix)
@@ -421,11 +450,11 @@ func easyjsonF4688553EncodeGithubComPinholectxPinholeInternalWire11(out *jwriter
 			out.RawString("null")
 		} else {
 			out.RawByte('[')
-			for v23, v24 := range in.Warnings {
-				if v23 > 0 {
+			for v26, v27 := range in.Warnings {
+				if v26 > 0 {
 					out.RawByte(',')
 				}
-				out.String(string(v24))
+				out.String(string(v27))
 			}
 			out.RawByte(']')
 		}
@@ -575,11 +604,11 @@ func easyjsonF4688553EncodeGithubComPinholectxPinholeInternalWire15(out *jwriter
 			out.RawString("null")
 		} else {
 			out.RawByte('[')
-			for v26, v27 := range in.Capabilities {
-				if v26 > 0 {
+			for v29, v30 := range in.Capabilities {
+				if v29 > 0 {
 					out.RawByte(',')
 				}
-				(v27).MarshalEasyJSON(out)
+				(v30).MarshalEasyJSON(out)
 			}
 			out.RawByte(']')
 		}
@@ -619,11 +648,11 @@ func easyjsonF4688553EncodeGithubComPinholectxPinholeInternalWire16(out *jwriter
 			out.RawString("null")
 		} else {
 			out.RawByte('[')
-			for v35, v36 := range in.Regions {
-				if v35 > 0 {
+			for v39, v40 := range in.Regions {
+				if v39 > 0 {
 					out.RawByte(',')
 				}
-				(v36).MarshalEasyJSON(out)
+				(v40).MarshalEasyJSON(out)
 			}
 			out.RawByte(']')
 		}
@@ -635,11 +664,11 @@ func easyjsonF4688553EncodeGithubComPinholectxPinholeInternalWire16(out *jwriter
 			out.RawString("null")
 		} else {
 			out.RawByte('[')
-			for v37, v38 := range in.Records {
-				if v37 > 0 {
+			for v41, v42 := range in.Records {
+				if v41 > 0 {
 					out.RawByte(',')
 				}
-				(v38).MarshalEasyJSON(out)
+				(v42).MarshalEasyJSON(out)
 			}
 			out.RawByte(']')
 		}
@@ -651,11 +680,11 @@ func easyjsonF4688553EncodeGithubComPinholectxPinholeInternalWire16(out *jwriter
 			out.RawString("null")
 		} else {
 			out.RawByte('[')
-			for v39, v40 := range in.RecordIds {
-				if v39 > 0 {
+			for v43, v44 := range in.RecordIds {
+				if v43 > 0 {
 					out.RawByte(',')
 				}
-				out.String(string(v40))
+				out.String(string(v44))
 			}
 			out.RawByte(']')
 		}
@@ -675,6 +704,16 @@ func easyjsonF4688553EncodeGithubComPinholectxPinholeInternalWire16(out *jwriter
 		out.RawString(prefix)
 		out.Int(int(in.RecordsTotal))
 	}
+	if in.DuplicatesTotal != 0 {
+		const prefix string = ",\"duplicatesTotal\":"
+		out.RawString(prefix)
+		out.Int(int(in.DuplicatesTotal))
+	}
+	if in.CutTotal != 0 {
+		const prefix string = ",\"cutTotal\":"
+		out.RawString(prefix)
+		out.Int(int(in.CutTotal))
+	}
 	{
 		const prefix string = ",\"state\":"
 		out.RawString(prefix)
@@ -685,6 +724,20 @@ func easyjsonF4688553EncodeGithubComPinholectxPinholeInternalWire16(out *jwriter
 		out.RawString(prefix)
 		(in.StateTruncated).MarshalEasyJSON(out)
 	}
+	if len(in.StateCut) != 0 {
+		const prefix string = ",\"stateCut\":"
+		out.RawString(prefix)
+		{
+			out.RawByte('[')
+			for v45, v46 := range in.StateCut {
+				if v45 > 0 {
+					out.RawByte(',')
+				}
+				out.String(string(v46))
+			}
+			out.RawByte(']')
+		}
+	}
 	{
 		const prefix string = ",\"feedback\":"
 		out.RawString(prefix)
@@ -692,11 +745,11 @@ func easyjsonF4688553EncodeGithubComPinholectxPinholeInternalWire16(out *jwriter
 			out.RawString("null")
 		} else {
 			out.RawByte('[')
-			for v41, v42 := range in.Feedback {
-				if v41 > 0 {
+			for v47, v48 := range in.Feedback {
+				if v47 > 0 {
 					out.RawByte(',')
 				}
-				(v42).MarshalEasyJSON(out)
+				(v48).MarshalEasyJSON(out)
 			}
 			out.RawByte(']')
 		}
@@ -713,11 +766,11 @@ func easyjsonF4688553EncodeGithubComPinholectxPinholeInternalWire16(out *jwriter
 			out.RawString("null")
 		} else {
 			out.RawByte('[')
-			for v43, v44 := range in.Unavailable {
-				if v43 > 0 {
+			for v49, v50 := range in.Unavailable {
+				if v49 > 0 {
 					out.RawByte(',')
 				}
-				(v44).MarshalEasyJSON(out)
+				(v50).MarshalEasyJSON(out)
 			}
 			out.RawByte(']')
 		}
@@ -811,11 +864,11 @@ func easyjsonF4688553EncodeGithubComPinholectxPinholeInternalWire18(out *jwriter
 		out.RawString(prefix)
 		{
 			out.RawByte('[')
-			for v47, v48 := range in.Fields {
-				if v47 > 0 {
+			for v53, v54 := range in.Fields {
+				if v53 > 0 {
 					out.RawByte(',')
 				}
-				out.String(string(v48))
+				out.String(string(v54))
 			}
 			out.RawByte(']')
 		}
@@ -859,11 +912,11 @@ func easyjsonF4688553EncodeGithubComPinholectxPinholeInternalWire19(out *jwriter
 			out.RawString("null")
 		} else {
 			out.RawByte('[')
-			for v50, v51 := range in.Events {
-				if v50 > 0 {
+			for v56, v57 := range in.Events {
+				if v56 > 0 {
 					out.RawByte(',')
 				}
-				(v51).MarshalEasyJSON(out)
+				(v57).MarshalEasyJSON(out)
 			}
 			out.RawByte(']')
 		}

@@ -4,6 +4,8 @@
 // the messages. The page accepts only same-window senders from its own
 // origin and never posts with target origin "*".
 
+import { errorOf } from "./errors.js";
+
 /** Protocol version of the extension channel. */
 export const PROTOCOL_VERSION = 1;
 
@@ -23,40 +25,69 @@ function windowOf(w) {
   return win;
 }
 
+/** How many ports one exposeToExtension keeps open by default. */
+export const DEFAULT_MAX_PORTS = 8;
+/** The most ports the maxPorts option may allow. */
+export const MAX_PORTS_LIMIT = 1024;
+
 /**
- * exposeToExtension answers extension handshakes for one bridge.
- * @param {any} bridge the bridge (describe, execute, subscribe)
+ * exposeToExtension answers extension handshakes for one bridge. At most
+ * maxPorts ports are open at once: a handshake beyond that closes the
+ * oldest port (it hears {event: "closed", reason: "port_limit"}). A port
+ * is released (its snapshot listener removed) when its client closes it,
+ * when it disconnects, and on dispose.
+ * @param {import('./types.js').AgentSurface} bridge
  * @param {import('./types.js').ExtensionOptions} [options]
  * @returns {{dispose(): void}}
  */
 export function exposeToExtension(bridge, options = {}) {
   const win = windowOf(options.window);
   const channel = options.channel ?? "pinhole";
+  const maxPorts = options.maxPorts ?? DEFAULT_MAX_PORTS;
+  if (!Number.isInteger(maxPorts) || maxPorts < 1 || maxPorts > MAX_PORTS_LIMIT) {
+    throw new RangeError(`pinhole extension channel: maxPorts is an integer from 1 to ${MAX_PORTS_LIMIT}`);
+  }
   const origin = win.location.origin;
-  /** @type {Set<MessagePort>} */
-  const ports = new Set();
+  /** Open ports, oldest first, each with its release. @type {Map<MessagePort, (reason?: string) => void>} */
+  const ports = new Map();
   let disposed = false;
 
   /** @param {MessagePort} port */
   const serve = (port) => {
-    ports.add(port);
-    const unsubscribe = bridge.subscribe((/** @type {any} */ ev) => {
+    const unsubscribe = bridge.subscribe((ev) => {
       port.postMessage({ event: "snapshot", snapshot: ev.snapshot, recordsTotal: ev.recordsTotal });
     });
+    /** release forgets the port, tells its client why (when it may still listen), and closes it. @param {string} [reason] */
+    const release = (reason) => {
+      if (!ports.delete(port)) return;
+      unsubscribe();
+      port.onmessage = null;
+      port.removeEventListener?.("close", onClose);
+      if (reason) {
+        try {
+          port.postMessage({ event: "closed", reason });
+        } catch {
+          // already gone
+        }
+      }
+      port.close();
+    };
+    const onClose = () => release();
+    ports.set(port, release);
+    // Where the platform reports a disconnected port (Node; recent browsers).
+    port.addEventListener?.("close", onClose);
     port.onmessage = async (e) => {
       const m = e.data;
       if (!isObj(m) || !(typeof m.id === "number" || typeof m.id === "string")) return;
       if (m.method === "close") {
-        unsubscribe();
-        ports.delete(port);
-        port.close();
+        release();
         return;
       }
       let res;
       if (m.method === "describe") res = await bridge.describe(isObj(m.params) ? m.params : undefined);
-      else if (m.method === "execute") res = await bridge.execute(isObj(m.params) ? m.params : {});
-      else res = { error: { code: "invalid_request", message: "unknown method; methods are describe, execute, close", param: "method" } };
-      if (!disposed) port.postMessage({ id: m.id, result: res });
+      else if (m.method === "execute") res = await bridge.execute(/** @type {any} */ (isObj(m.params) ? m.params : {}));
+      else res = errorOf("invalid_request", "unknown method; methods are describe, execute, close", "method");
+      if (!disposed && ports.has(port)) port.postMessage({ id: m.id, result: res });
     };
   };
 
@@ -67,6 +98,10 @@ export function exposeToExtension(bridge, options = {}) {
     if (!isObj(d) || d.pinhole !== "hello" || d.channel !== channel) return;
     if (typeof d.nonce !== "string" || d.nonce.length < 8 || d.nonce.length > 128) return;
     if (d.v !== PROTOCOL_VERSION) return; // a client of another protocol version gets nothing
+    while (ports.size >= maxPorts) {
+      const [release] = ports.values();
+      release("port_limit");
+    }
     const mc = new MessageChannel();
     serve(mc.port1);
     win.postMessage({ pinhole: "welcome", channel, nonce: d.nonce, v: PROTOCOL_VERSION }, origin, [mc.port2]);
@@ -77,11 +112,7 @@ export function exposeToExtension(bridge, options = {}) {
       if (disposed) return;
       disposed = true;
       win.removeEventListener("message", onMessage);
-      for (const p of ports) {
-        p.postMessage({ event: "closed" });
-        p.close();
-      }
-      ports.clear();
+      for (const release of [...ports.values()]) release("disposed");
     },
   };
 }
@@ -131,7 +162,7 @@ function client(port) {
   /** @type {Set<(e: import('./types.js').SnapshotEvent) => void>} */
   const listeners = new Set();
   let closed = false;
-  const closedError = { error: { code: "not_loaded", message: "the page closed the channel" } };
+  let closedError = errorOf("not_loaded", "the page closed the channel");
   port.onmessage = (e) => {
     const m = e.data;
     if (!isObj(m)) return;
@@ -139,6 +170,9 @@ function client(port) {
       for (const l of [...listeners]) l({ snapshot: m.snapshot, recordsTotal: m.recordsTotal });
     } else if (m.event === "closed") {
       closed = true;
+      if (m.reason === "port_limit") {
+        closedError = errorOf("not_loaded", "the page closed the channel: it keeps a bounded number of open channels and this was the oldest");
+      }
       for (const r of pending.values()) r(closedError);
       pending.clear();
       port.close();

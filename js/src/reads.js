@@ -3,13 +3,29 @@
 // of js/README.md ("Values at the boundary"). Only declared paths are ever
 // read; nothing else is touched, let alone serialised.
 //
-// The slice is pruned exactly as the module prunes (internal/manifest/reads.go):
-// arrays keep their length, an array element that holds nothing declared
-// becomes null, an object keeps only declared keys and disappears when none
-// is present, a missing value is simply absent.
+// The slice is pruned exactly as the module prunes (internal/prune; the
+// cases in testdata/prune are replayed by both): arrays keep their length,
+// an array element that holds nothing declared becomes null, an object keeps
+// only declared keys and disappears when none is present, a missing value is
+// simply absent. A declared value that nests deeper than MAX_DEPTH levels or
+// holds a cycle is replaced by the cut marker {"$cut": "depth" | "cycle"}:
+// that value is left out, the rest of the store still syncs, and the module
+// shows the value as cut.
+//
+// Warnings name the declared path of the value (manifest keys and array
+// indices), never a key found in the data.
 
 /** The most nested levels one declared value may have. */
 export const MAX_DEPTH = 64;
+
+/** The member of the marker that stands for a declared value left out. */
+export const CUT_KEY = "$cut";
+
+/**
+ * cut returns the marker for a declared value left out for reason.
+ * @param {"depth" | "cycle"} reason
+ */
+export const cut = (reason) => ({ [CUT_KEY]: reason });
 
 /** Marks "no previous value" for the reference memo. */
 export const NONE = Symbol("none");
@@ -83,13 +99,19 @@ export function buildReadTree(reads) {
   return root;
 }
 
-/** Thrown when a declared value cannot cross the boundary (cycle, depth). */
+/**
+ * Raised inside the pruner when a declared value cannot cross the boundary
+ * (cycle, depth); the pruner replaces that value by the cut marker and never
+ * lets it escape. path is the value's declared path; the message names no
+ * key of the data.
+ */
 export class BoundaryError extends Error {
-  /** @param {string} message @param {string} path */
-  constructor(message, path) {
-    super(message);
+  /** @param {"depth" | "cycle"} rule @param {string} path */
+  constructor(rule, path) {
+    super(rule === "depth" ? `a declared value is nested deeper than ${MAX_DEPTH} levels` : "a declared value contains a cycle");
     this.name = "BoundaryError";
     this.code = "invalid_state";
+    this.rule = rule;
     this.path = path;
   }
 }
@@ -167,7 +189,27 @@ export class Pruner {
    */
   prune(n, v, pv, po, path) {
     if (this.trust && pv !== NONE && v === pv) return po;
-    if (n.all) return this.value(v, path, 0, []);
+    if (n.all) {
+      try {
+        return this.value(v, path, 0, []);
+      } catch (err) {
+        if (!(err instanceof BoundaryError)) throw err;
+        this.warn(err.rule, path);
+        return cut(err.rule);
+      }
+    }
+    if (n.each && v !== null && v !== undefined) {
+      // A collection that is not an array: an empty object in its place, as
+      // the module keeps it, so that it can warn about the shape.
+      let arr;
+      try {
+        arr = Array.isArray(v);
+      } catch {
+        this.warn("unreadable", path);
+        return undefined;
+      }
+      if (!arr) return {};
+    }
     if (v === null || typeof v !== "object") return undefined;
     try {
       return this.pruneObject(n, v, pv, po, path);
@@ -277,7 +319,8 @@ export class Pruner {
 
   /**
    * value converts a whole declared value to JSON by the boundary rules.
-   * Returns undefined for a value that is absent.
+   * Returns undefined for a value that is absent. path is the declared path
+   * of the whole value: warnings about its parts name it, not their keys.
    * @param {any} v @param {string} path @param {number} depth @param {any[]} stack
    * @returns {any}
    */
@@ -322,12 +365,8 @@ export class Pruner {
       }
       return v.toISOString();
     }
-    if (depth >= MAX_DEPTH) {
-      throw new BoundaryError(`the value at ${path || "/"} is nested deeper than ${MAX_DEPTH} levels`, path);
-    }
-    if (stack.includes(v)) {
-      throw new BoundaryError(`the value at ${path || "/"} contains a cycle`, path);
-    }
+    if (depth >= MAX_DEPTH) throw new BoundaryError("depth", path);
+    if (stack.includes(v)) throw new BoundaryError("cycle", path);
     let isArr;
     try {
       isArr = Array.isArray(v);
@@ -341,14 +380,13 @@ export class Pruner {
         const len = v.length;
         const out = new Array(len);
         for (let i = 0; i < len; i++) {
-          const ip = path + "/" + i;
           let item;
           try {
             item = v[i];
           } catch {
-            this.warn("getter_threw", ip);
+            this.warn("getter_threw", path);
           }
-          const r = this.value(item, ip, depth + 1, stack);
+          const r = this.value(item, path, depth + 1, stack);
           out[i] = r === undefined ? null : r;
         }
         return out;
@@ -360,15 +398,14 @@ export class Pruner {
       /** @type {Record<string, any>} */
       const out = {};
       for (const key of Object.keys(v)) {
-        const kp = path + "/" + escapeToken(key);
         let item;
         try {
           item = v[key];
         } catch {
-          this.warn("getter_threw", kp);
+          this.warn("getter_threw", path);
           continue;
         }
-        const r = this.value(item, kp, depth + 1, stack);
+        const r = this.value(item, path, depth + 1, stack);
         if (r !== undefined) put(out, key, r);
       }
       return out;

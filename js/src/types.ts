@@ -1,7 +1,8 @@
 // The one type file of @pinholectx/pinhole: every public type is declared
 // here and every .d.ts of the package is generated from it (the JavaScript
 // sources refer to these types in JSDoc). The wire shapes mirror the Go
-// types of internal/wire (DESIGN §4); keep both in step.
+// types of internal/wire (DESIGN §4); keep both in step. The interfaces
+// between the bridge's own modules, which are not public, are in rooms.ts.
 
 /** Where pinhole.wasm comes from: a compiled module, bytes, a Response,
  * a URL, or a string (a file path in Node, a URL in a browser). */
@@ -10,11 +11,32 @@ export type WasmSource = WebAssembly.Module | ArrayBuffer | ArrayBufferView | Re
 /** A JSON value as it crosses the boundary. */
 export type JSONValue = null | boolean | number | string | JSONValue[] | { [key: string]: JSONValue };
 
+/** Every error code an answer can carry: the module's (internal/wire/errors.go)
+ * and the bridge's own `action_failed`. The bridge exports the same list at
+ * run time as `ERROR_CODES`; a test keeps the three in step. */
+export type ErrorCode =
+  | "invalid_request"
+  | "record_with_window"
+  | "record_count"
+  | "limit_exceeds_max"
+  | "invalid_offset"
+  | "unknown_record"
+  | "invalid_manifest"
+  | "invalid_state"
+  | "state_too_large"
+  | "unknown_capability"
+  | "capability_unavailable"
+  | "invalid_input"
+  | "stale_snapshot"
+  | "not_loaded"
+  | "internal_error"
+  | "action_failed";
+
 /** An error as every operation reports it (DESIGN §4, "errors"). */
 export interface PinholeError {
   error: {
-    /** One of the DESIGN codes, or `action_failed` / `internal_error` from the bridge. */
-    code: string;
+    /** One of the module's codes, or `action_failed` / `internal_error` from the bridge. */
+    code: ErrorCode;
     /** Names parameters, paths and limits; never quotes state values. */
     message: string;
     /** The parameter or store path at fault, when there is one. */
@@ -76,6 +98,8 @@ export interface ContextRecord {
   fields: Record<string, JSONValue>;
   truncated?: Record<string, number>;
   redacted?: string[];
+  /** Fields whose value was left out (nested too deep, cyclic); each is null. */
+  cut?: string[];
   userContent?: string[];
 }
 
@@ -91,10 +115,16 @@ export interface DescribeResponse {
     records: ContextRecord[];
     recordIds: string[];
     recordIdsTotal: number;
-    recordWindow?: { offset: number; limit: number; returned: number; total: number; next?: number };
+    /** `skipped`: records too large for maxResponseBytes even cut down; `next` is past them. */
+    recordWindow?: { offset: number; limit: number; returned: number; skipped?: number; total: number; next?: number };
     recordsTotal: number;
+    /** Records sharing an id with another record: none of them is referenceable. */
+    duplicatesTotal?: number;
+    /** Declared values left out (nested too deep, cyclic), listed in `cut` and `stateCut`. */
+    cutTotal?: number;
     state: Record<string, JSONValue>;
     stateTruncated?: Record<string, number>;
+    stateCut?: string[];
     feedback: { level: string; text: string; source: string; truncated?: number; redacted?: boolean }[];
     feedbackTotal: number;
     unavailable: { capability: string; record?: string; reason: string }[];
@@ -107,13 +137,13 @@ export interface ExecuteRequest {
   capability: string;
   /** The record id for a record-scope capability. */
   record?: string;
-  /** Input matching the capability's input schema; may hold placeholders. */
+  /** Input matching the capability's input schema; aliases and placeholders only in its token slots (x-pinhole-token). */
   input?: JSONValue;
   /** The snapshot the agent decided on. */
   snapshot: string;
 }
 
-/** What the app's handler receives: placeholders and aliases resolved. */
+/** What the app's handler receives: the tokens in the input's slots resolved. */
 export interface ResolvedRequest {
   capability: string;
   record?: string;
@@ -163,7 +193,7 @@ export type AuditEvent =
   | { source: "module"; op: string; snapshot?: string; [k: string]: unknown }
   | { source: "bridge"; kind: "boundary"; rule: string; path: string }
   | { source: "bridge"; kind: "boundary_suppressed"; count: number }
-  | { source: "bridge"; kind: "sync_error"; code: string; path: string }
+  | { source: "bridge"; kind: "sync_error"; code: ErrorCode; path: string }
   | { source: "bridge"; kind: "recovered"; op: string; cause: string; restoredFrom: "store" | "last_good" }
   | { source: "bridge"; kind: "action_error"; capability: string };
 
@@ -222,6 +252,17 @@ export interface Pinhole {
   dispose(): void;
 }
 
+/** What the agent hand-offs (WebMCP, the extension channel) use of a
+ * bridge: the agent-facing calls and the bounds tool schemas quote. */
+export interface AgentSurface {
+  describe(request?: DescribeRequest): Promise<DescribeResponse | PinholeError>;
+  describeText(request?: DescribeRequest): Promise<string>;
+  execute(request: ExecuteRequest): Promise<ExecuteResult | PinholeError>;
+  subscribe(listener: (event: SnapshotEvent) => void): () => void;
+  /** The bounds of the loaded manifest. */
+  readonly limits: Limits;
+}
+
 /** Options of exposeWebMCP. */
 export interface WebMCPOptions {
   /** The modelContext to register with; document.modelContext, then
@@ -275,6 +316,9 @@ export interface ExtensionOptions {
   window?: WindowLike;
   /** Name of the channel, so several bridges can share a page. */
   channel?: string;
+  /** How many ports may be open at once (1 to 1024, 8 by default); a
+   * handshake beyond it closes the oldest port with reason "port_limit". */
+  maxPorts?: number;
 }
 
 /** Options of connectFromContentScript. */

@@ -19,6 +19,19 @@ const DESCRIBE_DESCRIPTION =
 const result = (text, isError) => ({ content: [{ type: /** @type {const} */ ("text"), text }], ...(isError ? { isError: true } : {}) });
 
 /**
+ * isErrorText tells whether an answer's text is an error object.
+ * @param {string} text
+ */
+function isErrorText(text) {
+  try {
+    const v = JSON.parse(text);
+    return v !== null && typeof v === "object" && "error" in v;
+  } catch {
+    return true;
+  }
+}
+
+/**
  * findModelContext returns the WebMCP context of this document, if any.
  * @returns {import('./types.js').ModelContextLike | undefined}
  */
@@ -30,7 +43,7 @@ export function findModelContext() {
 /**
  * exposeWebMCP registers the describe_context tool and one tool per
  * capability of the active regions, and keeps them in step.
- * @param {any} bridge the bridge (describeText, execute, subscribe, limits)
+ * @param {import('./types.js').AgentSurface} bridge
  * @param {WebMCPOptions} [options]
  * @returns {import('./types.js').WebMCPHandle}
  */
@@ -76,7 +89,7 @@ export function exposeWebMCP(bridge, options = {}) {
     annotations: { readOnlyHint: true, untrustedContentHint: true },
     async execute(/** @type {any} */ args) {
       const text = await bridge.describeText(args && typeof args === "object" ? args : {});
-      return result(text, text.startsWith('{"error"'));
+      return result(text, isErrorText(text));
     },
   });
 
@@ -116,10 +129,10 @@ export function exposeWebMCP(bridge, options = {}) {
   const sync = async () => {
     if (disposed) return;
     if (!live.has(describeTool.name)) await register(describeTool, "describe");
-    const d = JSON.parse(await bridge.describeText({ limit: 1 }));
+    const d = await bridge.describe({ limit: 1 });
     if (disposed || "error" in d) return;
     /** @type {Map<string, import('./types.js').Capability>} */
-    const want = new Map(d.capabilities.map((/** @type {any} */ c) => [c.name, c]));
+    const want = new Map(d.capabilities.map((c) => [c.name, c]));
     for (const [name, entry] of [...live]) {
       if (name === describeTool.name) continue;
       const c = want.get(name);

@@ -58,24 +58,27 @@ test("an async handler is awaited before the after observation", async () => {
   p.dispose();
 });
 
-test("placeholders reach the handler resolved, never the agent", async () => {
-  const manifest = structuredClone(MANIFEST);
-  manifest.capabilities.push({
-    name: "order.charge", description: "Charge the card on file", scope: "record", region: "orders",
-    input: { type: "object", properties: { card: { type: "string" } }, required: ["card"] },
-  });
+test("placeholders reach the handler resolved, never the agent, and only in their slot", async () => {
+  // The orders example's order.charge declares its card property a token
+  // slot (x-pinhole-token): the card placeholder of the acted-on order.
   /** @type {any[]} */
   const calls = [];
   const store = plainStore(ordersState());
-  const p = await createPinhole({ wasm: WASM, manifest, store, actions: { "order.charge": (/** @type {any} */ r) => void calls.push(r) } });
-  const d = /** @type {any} */ (await p.describe({ record: ["SO-1001"] }));
-  const card = d.context.records[0].fields.card;
+  const p = await createPinhole({ wasm: WASM, manifest: MANIFEST, store, actions: { "order.charge": (/** @type {any} */ r) => void calls.push(r) } });
+  const d = /** @type {any} */ (await p.describe({ record: ["SO-1001", "SO-1002"] }));
+  const [card, other] = d.context.records.map((/** @type {any} */ r) => r.fields.card);
   assert.match(card.$placeholder, /^ph_/);
   assert.ok(!JSON.stringify(d).includes("4111 1111 1111 1000"));
-  const r = /** @type {any} */ (await p.execute({ capability: "order.charge", record: "SO-1001", input: { card }, snapshot: d.snapshot }));
+  const r = /** @type {any} */ (await p.execute({ capability: "order.charge", record: "SO-1001", input: { card, amount: 5 }, snapshot: d.snapshot }));
   assert.equal(r.ok, true, JSON.stringify(r));
-  assert.deepEqual(calls[0].input, { card: "4111 1111 1111 1000" });
+  assert.deepEqual(calls[0].input, { card: "4111 1111 1111 1000", amount: 5 });
   assert.ok(!JSON.stringify(r).includes("4111 1111 1111 1000"), "the answer to the agent holds no resolved value");
+  // Another order's card, or a token outside the slot, never reaches a handler.
+  for (const input of [{ card: other, amount: 5 }, { card: d.context.records[0].fields.phone, amount: 5 }]) {
+    const bad = /** @type {any} */ (await p.execute({ capability: "order.charge", record: "SO-1001", input, snapshot: d.snapshot }));
+    assert.equal(bad.error?.code, "invalid_input", JSON.stringify(bad));
+  }
+  assert.equal(calls.length, 1);
   p.dispose();
 });
 

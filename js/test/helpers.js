@@ -7,6 +7,19 @@ import { fileURLToPath } from "node:url";
 export const WASM = fileURLToPath(new URL("../../build/pinhole.wasm", import.meta.url));
 /** The orders example's manifest. */
 export const MANIFEST = JSON.parse(readFileSync(new URL("../../testdata/orders/manifest.json", import.meta.url), "utf8"));
+/**
+ * noteManifest is the orders manifest plus orders.note, a page-scope
+ * capability whose input schema admits any property.
+ */
+export function noteManifest() {
+  const manifest = structuredClone(MANIFEST);
+  manifest.capabilities.push({
+    name: "orders.note", description: "Add a note to the list", scope: "page", region: "orders",
+    input: { type: "object", properties: { text: { type: "string" } } },
+  });
+  return manifest;
+}
+
 /** A fixed session key, so answers are comparable across instances. */
 export const KEY = "test-key-0123456789abcdef";
 

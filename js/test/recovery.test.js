@@ -74,3 +74,27 @@ test("an agent's snapshot from before the restart is stale", async () => {
   store.setState((s) => s);
   p.dispose();
 });
+
+test("after a restart every answer carries the ids agents see, text and parsed alike", async () => {
+  const store = plainStore(ordersState());
+  const p = await createPinhole({
+    wasm: WASM, manifest: MANIFEST, store,
+    actions: {
+      "order.ship": (/** @type {any} */ req) => {
+        const i = store.getState().orders.items.findIndex((/** @type {any} */ o) => o.number === req.record);
+        store.setState((s) => setStatus(s, i, "Shipped"));
+      },
+    },
+  });
+  store.setState((s) => setStatus(s, 1, "Shipped"));
+  await settle();
+  wreck(p, "exit");
+  const d = /** @type {any} */ (await p.describe({ limit: 1 }));
+  assert.equal(d.snapshot, "s3");
+  const text = await p.describeText({ limit: 1 });
+  assert.deepEqual(JSON.parse(text), d, "describeText is describe, as text");
+  const r = /** @type {any} */ (await p.execute({ capability: "order.ship", record: "SO-1001", input: { carrier: "ups" }, snapshot: d.snapshot }));
+  assert.equal(r.ok, true, JSON.stringify(r));
+  assert.deepEqual([r.after.from, r.after.to, r.snapshot], ["s3", "s4", "s4"]);
+  p.dispose();
+});

@@ -28,7 +28,7 @@ test("tools for the context and every capability of the active regions, kept in 
   });
   const h = p.exposeWebMCP();
   await h.ready;
-  assert.deepEqual(await names(mc), ["describe_context", "order.open", "order.ship", "orders.export"]);
+  assert.deepEqual(await names(mc), ["describe_context", "order.charge", "order.open", "order.ship", "orders.export"]);
 
   const tools = await mc.getTools();
   const describeTool = tools.find((/** @type {any} */ t) => t.name === "describe_context");
@@ -51,11 +51,11 @@ test("tools for the context and every capability of the active regions, kept in 
   assert.equal(handled[0].record, "SO-1002");
   await settle();
   await h.ready;
-  assert.deepEqual(await names(mc), ["describe_context", "order.open", "order.refund", "order.ship", "orders.export"]);
+  assert.deepEqual(await names(mc), ["describe_context", "order.charge", "order.open", "order.refund", "order.ship", "orders.export"]);
   store.setState((s) => ({ ...s, ui: { ...s.ui, detailOpen: false } }));
   await settle();
   await h.ready;
-  assert.deepEqual(await names(mc), ["describe_context", "order.open", "order.ship", "orders.export"]);
+  assert.deepEqual(await names(mc), ["describe_context", "order.charge", "order.open", "order.ship", "orders.export"]);
 
   // Errors reach the agent as error results, not exceptions.
   const bad = JSON.parse(await mc.executeTool(ship, JSON.stringify({ snapshot: d.snapshot, record: "SO-1002", input: { carrier: "ups" } })));
@@ -82,7 +82,7 @@ test("falls back to navigator.modelContext when document has none", async () => 
   const p = await createPinhole({ wasm: WASM, manifest: MANIFEST, store: plainStore(ordersState()) });
   const h = p.exposeWebMCP();
   await h.ready;
-  assert.deepEqual(registered.sort(), ["describe_context", "order.open", "order.ship", "orders.export"]);
+  assert.deepEqual(registered.sort(), ["describe_context", "order.charge", "order.open", "order.ship", "orders.export"]);
   h.dispose();
   assert.deepEqual(registered, []);
   p.dispose();

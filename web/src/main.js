@@ -36,6 +36,7 @@ const pinhole = await createPinhole({
     "order.open": ({ record }) => app.act.open(record),
     "order.refund": ({ input }) => app.act.refund(/** @type {any} */ (input).amount),
     "orders.export": () => { app.act.exportCsv(); },
+    "order.charge": ({ record, input }) => app.act.charge(record, /** @type {any} */ (input).card, /** @type {any} */ (input).amount),
   },
 });
 

@@ -91,6 +91,18 @@ export function createApp() {
       }
       toast(`Refunded ${amount.toFixed(2)} EUR on ${o.number}`, "success", "server");
     },
+    /**
+     * charge charges amount to the order's card on file again. card is the
+     * real number (the module resolved the agent's placeholder for this
+     * order only); it is checked, never shown.
+     */
+    charge(number, card, amount) {
+      const o = backend.find(number);
+      if (!o) throw new Error(`Order ${number} does not exist`);
+      if (card !== o.payment.card) throw new Error("That is not the card on file");
+      if (!(typeof amount === "number" && amount >= 0.01 && amount <= 1000)) throw new Error("Amount must be between 0.01 and 1000");
+      toast(`Charged ${amount.toFixed(2)} EUR to the card on file of ${number}`, "success", "server");
+    },
     /** exportCsv exports the current list (managers only). */
     exportCsv() {
       const s = store.getState();

@@ -1,7 +1,8 @@
 // Package lint reports risky declarations in a Pinhole manifest: values
 // exposed plain whose names or sample values look like credentials, e-mail
 // addresses, phone or card numbers, and regions or capabilities an agent
-// cannot understand for lack of a description. The pinhole CLI and the
+// cannot understand for lack of a description, and token slots that are
+// missing or make prepare an oracle. The pinhole CLI and the
 // Worker share it. Findings name manifest places, never values.
 package lint
 
@@ -82,7 +83,7 @@ func Plan(plan *manifest.Plan, state *jsonval.Value) []Finding {
 					strconv.Itoa(minCapabilityDescription) + " characters; agents choose actions by their descriptions"})
 		}
 	}
-	return out
+	return append(out, tokenFindings(plan)...)
 }
 
 const advice = "; declare expose mask, alias or placeholder, or leave it out"

@@ -1,6 +1,6 @@
 // A TypeScript app using the package through its exports map and generated
 // declarations: `npm run typecheck` fails when the declarations break.
-import { createPinhole, type PinholeError } from "@pinholectx/pinhole";
+import { createPinhole, errorOf, ERROR_CODES, type ErrorCode, type PinholeError } from "@pinholectx/pinhole";
 import type { DescribeResponse, ExecuteResult, StoreLike } from "@pinholectx/pinhole";
 import { fromRedux } from "@pinholectx/pinhole/redux";
 import { fromZustand } from "@pinholectx/pinhole/zustand";
@@ -23,6 +23,16 @@ async function main(): Promise<void> {
     coalesce: "frame",
   });
   const d: DescribeResponse | PinholeError = await pinhole.describe({ offset: 0, limit: 8 });
+  if ("error" in d) {
+    const code: ErrorCode = d.error.code;
+    void code;
+  }
+  const known: readonly ErrorCode[] = ERROR_CODES;
+  void known;
+  // @ts-expect-error: an error code outside the list does not type-check.
+  const unknown: ErrorCode = "no_such_code";
+  void unknown;
+  void errorOf("action_failed", "the handler failed", "capability");
   if (!("error" in d)) {
     const ids: string[] = d.context.recordIds;
     void ids;

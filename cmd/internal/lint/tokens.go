@@ -1,0 +1,98 @@
+package lint
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/pinholectx/pinhole/internal/jsonval"
+	"github.com/pinholectx/pinhole/internal/manifest"
+)
+
+// slotChecks are the schema keywords that, on a token slot, check the
+// hidden value: prepare's answer then tells the agent whether the value
+// fits them.
+var slotChecks = []string{"enum", "minimum", "maximum", "minLength", "maxLength"}
+
+// tokenFindings checks the token slots of every capability's input:
+//   - a property named like an alias or placeholder field of the
+//     collections the capability applies to, but declared without
+//     x-pinhole-token, will reject that field's token: the author most
+//     likely meant a slot;
+//   - a slot whose schema holds enum, minimum, maximum, minLength or
+//     maxLength makes prepare an oracle on the hidden value.
+func tokenFindings(plan *manifest.Plan) []Finding {
+	var out []Finding
+	for ci := range plan.Capabilities {
+		c := &plan.Capabilities[ci]
+		protected := map[string]string{} // property-like name -> field name
+		for col := range plan.Collections {
+			if !plan.AppliesTo(ci, col) {
+				continue
+			}
+			for _, f := range plan.Collections[col].Fields {
+				if f.Expose != manifest.Alias && f.Expose != manifest.Placeholder {
+					continue
+				}
+				protected[strings.ToLower(f.Name)] = f.Name
+				if len(f.From) > 0 {
+					protected[strings.ToLower(f.From[len(f.From)-1])] = f.Name
+				}
+			}
+		}
+		at := "/capabilities/" + strconv.Itoa(ci) + "/input"
+		walkSchema(c.Input, at, func(name string, s *jsonval.Value, sat string) {
+			slot := s.Get(manifest.TokenKeyword)
+			if slot == nil {
+				if field, ok := protected[strings.ToLower(name)]; ok {
+					out = append(out, Finding{sat, "input property is named like the " + fieldMode(plan, ci, field) +
+						" field " + strconv.Quote(field) + " but is no token slot: prepare rejects that field's token here; declare " +
+						manifest.TokenKeyword + " if the handler needs the value"})
+				}
+				return
+			}
+			for _, k := range slotChecks {
+				if s.Get(k) != nil {
+					out = append(out, Finding{sat + jsonval.Pointer{k}.String(), "a token slot checks the hidden value against " + k +
+						": prepare's answer tells the agent whether the value fits; keep a slot's schema to its type"})
+				}
+			}
+		})
+	}
+	return out
+}
+
+// fieldMode returns the exposure mode of the named field in the
+// collections capability ci applies to.
+func fieldMode(plan *manifest.Plan, ci int, name string) string {
+	for col := range plan.Collections {
+		if !plan.AppliesTo(ci, col) {
+			continue
+		}
+		for _, f := range plan.Collections[col].Fields {
+			if f.Name == name {
+				return f.Expose.String()
+			}
+		}
+	}
+	return "protected"
+}
+
+// walkSchema calls fn for every property schema under s (through
+// properties and items), with the property's name and manifest place.
+func walkSchema(s *jsonval.Value, at string, fn func(name string, s *jsonval.Value, at string)) {
+	if s == nil || s.Kind != jsonval.Object {
+		return
+	}
+	if props := s.Get("properties"); props != nil && props.Kind == jsonval.Object {
+		for i, name := range props.Keys {
+			pat := at + "/properties" + jsonval.Pointer{name}.String()
+			if props.Vals[i].Kind == jsonval.Object {
+				fn(name, props.Vals[i], pat)
+			}
+			walkSchema(props.Vals[i], pat, fn)
+		}
+	}
+	if items := s.Get("items"); items != nil {
+		walkSchema(items, at+"/items", fn)
+	}
+}

@@ -1,0 +1,150 @@
+package manifest
+
+import (
+	"strconv"
+
+	"github.com/pinholectx/pinhole/internal/expose"
+	"github.com/pinholectx/pinhole/internal/jsonval"
+)
+
+// TokenKeyword is the input schema keyword that makes a property a token
+// slot: {"x-pinhole-token": {"field": NAME, "record": "request"|"token"}}.
+const TokenKeyword = "x-pinhole-token"
+
+// TokenSlot is a property of a capability's input that takes the alias or
+// placeholder of one declared field. Everywhere else prepare rejects
+// tokens.
+type TokenSlot struct {
+	// At is the JSON Pointer of the property in the input; At is also the
+	// schema place: the member names on the way through "properties".
+	At jsonval.Pointer
+	// Field is the name of the record field whose token the slot takes.
+	Field string
+	// Expose is Alias or Placeholder: the field's mode in every collection
+	// the capability applies to that declares it.
+	Expose Expose
+	// ByToken is true when the token chooses the record (page scope,
+	// "record": "token"): the slot resolves for a referenceable record of
+	// the capability's collections whose field holds the token's value.
+	// Otherwise (record scope) only the record the request names counts.
+	ByToken bool
+}
+
+// ExposeSlot returns the expose.Slot of s.
+func (s *TokenSlot) ExposeSlot() expose.Slot {
+	if s.Expose == Alias {
+		return expose.Slot{At: s.At, Prefix: expose.AliasPrefix}
+	}
+	return expose.Slot{At: s.At, Prefix: expose.PlaceholderPrefix}
+}
+
+// tokenSlots finds the token slots of capability cp (compiled at at) in its
+// input schema and checks them: a slot is a property reached from the input
+// object through "properties" only (not the input itself, not inside
+// "items"); it names a field that the collections the capability applies to
+// declare, as alias or placeholder; record scope takes tokens of the
+// request's record ("record" omitted or "request"), page scope must say
+// "record": "token".
+func (c *compiler) tokenSlots(cp *Capability, at string) {
+	if c.err != nil || cp.Input == nil {
+		return
+	}
+	c.findSlotsIn(cp, cp.Input, at+"/input", nil, true, true)
+}
+
+// findSlotsIn walks schema s at manifest place at; path is the input
+// pointer the schema describes, direct is false once the walk went through
+// "items", and root is true for the input object itself.
+func (c *compiler) findSlotsIn(cp *Capability, s *jsonval.Value, at string, path jsonval.Pointer, direct, root bool) {
+	if c.err != nil || s == nil || s.Kind != jsonval.Object {
+		return
+	}
+	if tk := s.Get(TokenKeyword); tk != nil {
+		kat := join(at, TokenKeyword)
+		switch {
+		case root:
+			c.fail(kat, "the input itself cannot be a token slot; declare the slot on a property")
+			return
+		case !direct:
+			c.fail(kat, "a token slot cannot be inside an array (items); declare it on a property of an object")
+			return
+		}
+		c.slot(cp, tk, kat, path)
+		if c.err != nil {
+			return
+		}
+	}
+	if props := s.Get("properties"); props != nil && props.Kind == jsonval.Object {
+		for i, name := range props.Keys {
+			p := append(append(jsonval.Pointer{}, path...), name)
+			c.findSlotsIn(cp, props.Vals[i], join(join(at, "properties"), name), p, direct, false)
+		}
+	}
+	if items := s.Get("items"); items != nil {
+		c.findSlotsIn(cp, items, join(at, "items"), path, false, false)
+	}
+}
+
+// slot compiles one x-pinhole-token value at manifest place at.
+func (c *compiler) slot(cp *Capability, v *jsonval.Value, at string, path jsonval.Pointer) {
+	if !c.object(v, at, []string{"field"}, "record") {
+		return
+	}
+	name := c.str(v.Get("field"), at+"/field", maxNameChars)
+	if c.err != nil {
+		return
+	}
+	slot := TokenSlot{At: path, Field: name}
+	switch r := v.Get("record"); {
+	case r == nil && cp.Record:
+	case r == nil:
+		c.fail(at+"/record", `is required in a page-scope capability: "token" (the token chooses the record)`)
+		return
+	default:
+		switch c.str(r, at+"/record", maxNameChars) {
+		case "request":
+			if !cp.Record {
+				c.fail(at+"/record", `"request" needs a record-scope capability; a page-scope capability takes "token"`)
+				return
+			}
+		case "token":
+			if cp.Record {
+				c.fail(at+"/record", `"token" is for page-scope capabilities; a record-scope capability resolves tokens of the record it acts on only ("request")`)
+				return
+			}
+			slot.ByToken = true
+		default:
+			if c.err == nil {
+				c.fail(at+"/record", `must be "request" (record scope) or "token" (page scope)`)
+			}
+			return
+		}
+	}
+	mode, found := Plain, false
+	for ci := range c.plan.Collections {
+		if !c.plan.appliesTo(cp, ci) {
+			continue
+		}
+		for _, f := range c.plan.Collections[ci].Fields {
+			if f.Name != name {
+				continue
+			}
+			if f.Expose != Alias && f.Expose != Placeholder {
+				c.fail(at+"/field", "names a field that /collections/"+strconv.Itoa(ci)+" exposes "+f.Expose.String()+
+					"; a token slot takes an alias or placeholder field")
+				return
+			}
+			if found && f.Expose != mode {
+				c.fail(at+"/field", "names a field that is an alias in one collection and a placeholder in another")
+				return
+			}
+			mode, found = f.Expose, true
+		}
+	}
+	if !found {
+		c.fail(at+"/field", "names no field of the collections this capability applies to")
+		return
+	}
+	slot.Expose = mode
+	cp.Slots = append(cp.Slots, slot)
+}

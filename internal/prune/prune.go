@@ -1,0 +1,326 @@
+// Package prune keeps what a manifest declares of a store state and nothing
+// else. A Tree is the set of declared read paths (the `reads` of a load
+// answer, which the bridge reads the store by); State prunes a whole state
+// with it, and the patch package prunes JSON Patch operations with it.
+//
+// The rule is the one js/src/reads.js applies before anything leaves the
+// page, and the shared cases in testdata/prune hold the two together:
+// arrays keep their length and an item that holds nothing declared becomes
+// null; an object keeps only declared keys and disappears when none is
+// present; an array read item by item that is not an array becomes {};
+// a declared value is kept whole, unless it nests deeper than
+// MaxDepth levels, in which case it is replaced by the cut marker
+// {"$cut":"depth"} (the bridge also marks cycles, "cycle").
+package prune
+
+import (
+	"sort"
+	"strconv"
+
+	"github.com/pinholectx/pinhole/internal/jsonval"
+	"github.com/pinholectx/pinhole/internal/wire"
+)
+
+// MaxDepth is how many levels of arrays and objects one declared value may
+// nest. A deeper value is replaced by the cut marker: that value is left
+// out, not the state.
+const MaxDepth = 64
+
+// The reasons a cut marker gives.
+const (
+	CutDepth = "depth" // nested deeper than MaxDepth
+	CutCycle = "cycle" // refers to itself (only the bridge can see this)
+)
+
+// CutKey is the one member of a cut marker.
+const CutKey = "$cut"
+
+// Cut returns the marker that stands for a declared value left out for
+// reason.
+func Cut(reason string) *jsonval.Value {
+	return &jsonval.Value{Kind: jsonval.Object, Keys: []string{CutKey}, Vals: []*jsonval.Value{{Kind: jsonval.String, S: reason}}}
+}
+
+// IsCut reports whether v is a cut marker: an object whose only member is
+// "$cut" with a string value. A store value of exactly that shape is read
+// as a marker too; it is shown as cut, never as itself.
+func IsCut(v *jsonval.Value) bool {
+	return v != nil && v.Kind == jsonval.Object && len(v.Keys) == 1 && v.Keys[0] == CutKey && v.Vals[0].Kind == jsonval.String
+}
+
+// Tree is a set of declared paths as a trie. A node with all set keeps its
+// whole subtree; a node with each keeps, from an array, every item pruned
+// by each.
+type Tree struct {
+	all      bool
+	each     *Tree
+	children map[string]*Tree
+}
+
+func (t *Tree) child(tok string) *Tree {
+	if t.children == nil {
+		t.children = map[string]*Tree{}
+	}
+	c := t.children[tok]
+	if c == nil {
+		c = &Tree{}
+		t.children[tok] = c
+	}
+	return c
+}
+
+func (t *Tree) add(p jsonval.Pointer) *Tree {
+	n := t
+	for _, tok := range p {
+		if n.all {
+			return n
+		}
+		n = n.child(tok)
+	}
+	return n
+}
+
+// AddAll declares the whole value at p.
+func (t *Tree) AddAll(p jsonval.Pointer) {
+	n := t.add(p)
+	n.all, n.children, n.each = true, nil, nil
+}
+
+// AddEach declares p as an array whose items are read at the item-relative
+// pointers rel.
+func (t *Tree) AddEach(p jsonval.Pointer, rel []jsonval.Pointer) {
+	n := t.add(p)
+	if n.all {
+		return
+	}
+	if n.each == nil {
+		n.each = &Tree{}
+	}
+	for _, r := range rel {
+		n.each.AddAll(r)
+	}
+}
+
+// Reads lists the tree as a load answer's reads: whole values at paths,
+// arrays read item by item as collections.
+func (t *Tree) Reads() wire.Reads {
+	r := wire.Reads{Paths: []string{}}
+	t.list(nil, &r.Paths, &r.Collections)
+	if r.Collections == nil {
+		r.Collections = []wire.ReadsCollection{}
+	}
+	return r
+}
+
+func (t *Tree) list(prefix jsonval.Pointer, paths *[]string, cols *[]wire.ReadsCollection) {
+	if t.all {
+		*paths = append(*paths, prefix.String())
+		return
+	}
+	if t.each != nil {
+		var items []string
+		t.each.list(nil, &items, nil)
+		*cols = append(*cols, wire.ReadsCollection{From: prefix.String(), Items: items})
+	}
+	keys := make([]string, 0, len(t.children))
+	for k := range t.children {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		t.children[k].list(append(append(jsonval.Pointer{}, prefix...), k), paths, cols)
+	}
+}
+
+// FromReads builds the tree of a load answer's reads, as the bridge does.
+// A path that is not a JSON Pointer is ignored (the plan never lists one).
+func FromReads(r wire.Reads) *Tree {
+	t := &Tree{}
+	for _, p := range r.Paths {
+		if ptr, err := jsonval.ParsePointer(p); err == nil {
+			t.AddAll(ptr)
+		}
+	}
+	for _, c := range r.Collections {
+		from, err := jsonval.ParsePointer(c.From)
+		if err != nil {
+			continue
+		}
+		rel := make([]jsonval.Pointer, 0, len(c.Items))
+		for _, it := range c.Items {
+			if ptr, err := jsonval.ParsePointer(it); err == nil {
+				rel = append(rel, ptr)
+			}
+		}
+		t.AddEach(from, rel)
+	}
+	return t
+}
+
+// State returns the declared part of a store state: a new tree that shares
+// every kept value with state. It returns nil when nothing declared is
+// present.
+func (t *Tree) State(state *jsonval.Value) *jsonval.Value {
+	return t.Value(state)
+}
+
+// Value prunes v as the value found at t's place in the state.
+func (t *Tree) Value(v *jsonval.Value) *jsonval.Value {
+	if v == nil {
+		return nil
+	}
+	if t.all {
+		if TooDeep(v, 0) {
+			return Cut(CutDepth)
+		}
+		return v
+	}
+	if t.each != nil && v.Kind != jsonval.Array && v.Kind != jsonval.Null {
+		// A collection that is not an array: an empty object in its place,
+		// not the data, so the snapshot can warn about it.
+		return jsonval.NewObject()
+	}
+	switch v.Kind {
+	case jsonval.Array:
+		if t.each != nil {
+			out := &jsonval.Value{Kind: jsonval.Array, Items: make([]*jsonval.Value, len(v.Items))}
+			for i, it := range v.Items {
+				out.Items[i] = t.each.Value(it)
+				if out.Items[i] == nil {
+					out.Items[i] = &jsonval.Value{Kind: jsonval.Null}
+				}
+			}
+			return out
+		}
+		if len(t.children) == 0 {
+			return nil
+		}
+		out := &jsonval.Value{Kind: jsonval.Array, Items: make([]*jsonval.Value, len(v.Items))}
+		any := false
+		for i, it := range v.Items {
+			var pv *jsonval.Value
+			if c := t.children[strconv.Itoa(i)]; c != nil {
+				pv = c.Value(it)
+			}
+			if pv == nil {
+				pv = &jsonval.Value{Kind: jsonval.Null}
+			} else {
+				any = true
+			}
+			out.Items[i] = pv
+		}
+		if !any {
+			return nil
+		}
+		return out
+	case jsonval.Object:
+		if len(t.children) == 0 {
+			return nil
+		}
+		out := &jsonval.Value{Kind: jsonval.Object}
+		for i, k := range v.Keys {
+			c := t.children[k]
+			if c == nil {
+				continue
+			}
+			if pv := c.Value(v.Vals[i]); pv != nil {
+				out.Keys = append(out.Keys, k)
+				out.Vals = append(out.Vals, pv)
+			}
+		}
+		if len(out.Keys) == 0 {
+			return nil
+		}
+		return out
+	}
+	// A scalar where a deeper path was declared: nothing declared is here.
+	return nil
+}
+
+// TooDeep reports whether v, found at depth levels below a declared value,
+// makes that value nest deeper than MaxDepth. It stops as soon as it knows.
+func TooDeep(v *jsonval.Value, depth int) bool {
+	if v.Kind != jsonval.Array && v.Kind != jsonval.Object {
+		return false
+	}
+	if depth >= MaxDepth {
+		return true
+	}
+	if v.Kind == jsonval.Array {
+		for _, it := range v.Items {
+			if TooDeep(it, depth+1) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, it := range v.Vals {
+		if TooDeep(it, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// At returns the node that governs ptr and how many of ptr's tokens lie
+// below a whole declared value (0 when ptr is not inside one), or nil when
+// nothing at or below ptr is declared. A token below an array read item by
+// item must be an array index (RFC 6901: "0" or digits without a leading
+// zero) or "-"; any other token names no declared item.
+func (t *Tree) At(ptr jsonval.Pointer) (node *Tree, below int) {
+	n := t
+	for i, tok := range ptr {
+		if n.all {
+			return n, len(ptr) - i
+		}
+		if n.each != nil {
+			if isIndex(tok) || tok == "-" {
+				n = n.each
+				continue
+			}
+		}
+		c := n.children[tok]
+		if c == nil {
+			return nil, 0
+		}
+		n = c
+	}
+	return n, 0
+}
+
+// Collections returns the lengths of ptr's prefixes that name arrays read
+// item by item, outermost first.
+func (t *Tree) Collections(ptr jsonval.Pointer) []int {
+	var out []int
+	n := t
+	for i, tok := range ptr {
+		if n.all {
+			break
+		}
+		if n.each != nil {
+			out = append(out, i)
+			if isIndex(tok) || tok == "-" {
+				n = n.each
+				continue
+			}
+		}
+		if n = n.children[tok]; n == nil {
+			break
+		}
+	}
+	return out
+}
+
+// isIndex reports whether tok is an RFC 6901 array index: "0", or digits
+// without a leading zero (no sign, no spaces).
+func isIndex(tok string) bool {
+	if tok == "" || (len(tok) > 1 && tok[0] == '0') {
+		return false
+	}
+	for i := 0; i < len(tok); i++ {
+		if tok[i] < '0' || tok[i] > '9' {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,139 @@
+package prune_test
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"testing"
+
+	"github.com/pinholectx/pinhole/internal/jsonval"
+	"github.com/pinholectx/pinhole/internal/prune"
+	"github.com/pinholectx/pinhole/internal/wire"
+)
+
+// stateCase is one line of testdata/prune/state.jsonl, which the bridge's
+// js/test/prune.test.js replays too: the same reads and state must give the
+// same declared slice, member order included.
+type stateCase struct {
+	Name  string          `json:"name"`
+	Reads wire.Reads      `json:"reads"`
+	State json.RawMessage `json:"state"`
+	Out   json.RawMessage `json:"out"`
+}
+
+func readCases[T any](t *testing.T, path string) []T {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []T
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var c T
+		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		out = append(out, c)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if len(out) == 0 {
+		t.Fatalf("%s holds no cases", path)
+	}
+	return out
+}
+
+func canonical(t *testing.T, raw []byte) string {
+	t.Helper()
+	v, err := jsonval.Parse(raw)
+	if err != nil {
+		t.Fatalf("bad JSON in a case: %v", err)
+	}
+	return string(jsonval.Marshal(v))
+}
+
+func TestSharedStateCases(t *testing.T) {
+	for _, c := range readCases[stateCase](t, "../../testdata/prune/state.jsonl") {
+		t.Run(c.Name, func(t *testing.T) {
+			st, err := jsonval.Parse(c.State)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := prune.FromReads(c.Reads).State(st)
+			if got == nil {
+				got = jsonval.NewObject()
+			}
+			if g, w := string(jsonval.Marshal(got)), canonical(t, c.Out); g != w {
+				t.Fatalf("got  %.400s\nwant %.400s", g, w)
+			}
+		})
+	}
+}
+
+// The reads a manifest lists build the same tree back: listing is stable.
+func TestReadsRoundTrip(t *testing.T) {
+	for _, c := range readCases[stateCase](t, "../../testdata/prune/state.jsonl") {
+		tree := prune.FromReads(c.Reads)
+		again := prune.FromReads(tree.Reads())
+		a, _ := json.Marshal(tree.Reads())
+		b, _ := json.Marshal(again.Reads())
+		if string(a) != string(b) {
+			t.Fatalf("%s: reads %s list as %s", c.Name, a, b)
+		}
+	}
+}
+
+func TestIsCut(t *testing.T) {
+	for _, tc := range []struct {
+		json string
+		want bool
+	}{
+		{`{"$cut":"depth"}`, true},
+		{`{"$cut":"cycle"}`, true},
+		{`{"$cut":1}`, false},
+		{`{"$cut":"depth","x":1}`, false},
+		{`{"cut":"depth"}`, false},
+		{`["$cut"]`, false},
+		{`"$cut"`, false},
+	} {
+		v, err := jsonval.Parse([]byte(tc.json))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := prune.IsCut(v); got != tc.want {
+			t.Errorf("IsCut(%s) = %v", tc.json, got)
+		}
+	}
+	if !prune.IsCut(prune.Cut(prune.CutDepth)) {
+		t.Fatal("Cut does not make a marker")
+	}
+}
+
+// FuzzState: pruning keeps nothing that was not in the state, and pruning
+// what it kept again changes nothing.
+func FuzzState(f *testing.F) {
+	f.Add([]byte(`{"a":{"b":[1,{"c":2}]},"list":[{"id":1,"x":2}]}`), "/a/b", "/list", "/id")
+	f.Add([]byte(`{"v":[[[[1]]]]}`), "", "/v", "/0")
+	f.Fuzz(func(t *testing.T, state []byte, path, from, item string) {
+		st, err := jsonval.Parse(state)
+		if err != nil {
+			return
+		}
+		tree := prune.FromReads(wire.Reads{Paths: []string{path}, Collections: []wire.ReadsCollection{{From: from, Items: []string{item}}}})
+		once := tree.State(st)
+		if once == nil {
+			return
+		}
+		twice := tree.State(once)
+		if !jsonval.Equal(once, twice) {
+			t.Fatalf("pruning is not idempotent: %s then %s", jsonval.Marshal(once), jsonval.Marshal(twice))
+		}
+		if _, err := jsonval.Parse(jsonval.Marshal(once)); err != nil {
+			t.Fatalf("pruned state does not encode as JSON: %v", err)
+		}
+	})
+}

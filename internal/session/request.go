@@ -1,0 +1,80 @@
+package session
+
+import (
+	"strconv"
+
+	"github.com/pinholectx/pinhole/internal/expose"
+	"github.com/pinholectx/pinhole/internal/jsonval"
+	"github.com/pinholectx/pinhole/internal/project"
+	"github.com/pinholectx/pinhole/internal/wire"
+)
+
+// UnknownParam reports a parameter the operation does not take. The name is
+// the caller's text: it is quoted only when short and plain. The Worker
+// uses it for the members of its request bodies.
+func UnknownParam(op, name, takes string) *wire.Error {
+	if len(name) > 64 || expose.Clean(name) != name || expose.IsCredential(name) {
+		return wire.Errorf(wire.CodeInvalidRequest, "", op+" got an unknown parameter; "+op+" takes "+takes)
+	}
+	return wire.Errorf(wire.CodeInvalidRequest, name, "unknown "+op+" parameter "+strconv.Quote(name)+"; "+op+" takes "+takes)
+}
+
+// parseDescribe checks a describe request object against the limits. Keys
+// other than those of describe are an error, except "op" (the envelope's).
+func parseDescribe(v *jsonval.Value, lim *wire.Limits) (project.Request, *wire.Error) {
+	req := project.Request{Limit: lim.DefaultLimit}
+	if v.Kind != jsonval.Object {
+		return req, wire.Errorf(wire.CodeInvalidRequest, "", "a describe request must be a JSON object")
+	}
+	var off, limit, record *jsonval.Value
+	for i, k := range v.Keys {
+		switch k {
+		case "op":
+		case "offset":
+			off = v.Vals[i]
+		case "limit":
+			limit = v.Vals[i]
+		case "record":
+			record = v.Vals[i]
+		default:
+			return req, UnknownParam("describe", k, "offset, limit or record")
+		}
+	}
+	if record != nil {
+		if off != nil || limit != nil {
+			return req, wire.Errorf(wire.CodeRecordWithWindow, "record", "record selects records by id and cannot be combined with offset or limit")
+		}
+		if record.Kind != jsonval.Array {
+			return req, wire.Errorf(wire.CodeInvalidRequest, "record", "record must be an array of record ids")
+		}
+		if n := len(record.Items); n == 0 || n > lim.MaxRecordSelection {
+			return req, wire.Errorf(wire.CodeRecordCount, "record", "record must hold 1 to "+strconv.Itoa(lim.MaxRecordSelection)+" ids")
+		}
+		for i, it := range record.Items {
+			id, ok := project.RecordID(it)
+			if !ok {
+				return req, wire.Errorf(wire.CodeUnknownRecord, "record", "record["+strconv.Itoa(i)+"] is not a referenceable record id")
+			}
+			req.Record = append(req.Record, id)
+		}
+		return req, nil
+	}
+	if off != nil {
+		f, _ := off.Float()
+		if !off.IsInteger() || f < 0 || f > 1e9 {
+			return req, wire.Errorf(wire.CodeInvalidOffset, "offset", "offset must be a non-negative integer")
+		}
+		req.Offset, req.Window = int(f), true
+	}
+	if limit != nil {
+		f, _ := limit.Float()
+		if !limit.IsInteger() || f < 1 {
+			return req, wire.Errorf(wire.CodeInvalidRequest, "limit", "limit must be an integer from 1 to maxLimit ("+strconv.Itoa(lim.MaxLimit)+")")
+		}
+		if f > float64(lim.MaxLimit) {
+			return req, wire.Errorf(wire.CodeLimitExceedsMax, "limit", "limit exceeds maxLimit ("+strconv.Itoa(lim.MaxLimit)+"); it is never clamped")
+		}
+		req.Limit, req.Window = int(f), true
+	}
+	return req, nil
+}

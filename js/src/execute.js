@@ -1,0 +1,171 @@
+// The agent's calls: describe and execute. execute checks the request,
+// refuses inputs with prototype keys, has the module prepare it (capability
+// active and available, input valid, snapshot not stale, placeholders and
+// aliases resolved), runs the app's handler, syncs, and answers with the
+// module's after observation since the request's snapshot.
+import { errorOf } from "./errors.js";
+import { escapeToken } from "./reads.js";
+
+/** @typedef {import('./types.js').PinholeError} PinholeError */
+/** @typedef {import('./types.js').DescribeRequest} DescribeRequest */
+/** @typedef {import('./types.js').ExecuteRequest} ExecuteRequest */
+/** @typedef {import('./types.js').ExecuteResult} ExecuteResult */
+/** @typedef {import('./types.js').ResolvedRequest} ResolvedRequest */
+/** @typedef {import('./rooms.js').AgentOptions} AgentOptions */
+
+/** Keys that reach an object's prototype when assigned or merged. */
+const PROTOTYPE_KEYS = new Set(["__proto__", "constructor", "prototype"]);
+
+/**
+ * prototypeKey finds a key named __proto__, constructor or prototype at any
+ * depth of a JSON value and answers its JSON Pointer, or null.
+ * @param {unknown} value
+ * @returns {string | null}
+ */
+export function prototypeKey(value) {
+  /** @type {[unknown, string][]} */
+  const stack = [[value, ""]];
+  const seen = new Set();
+  while (stack.length) {
+    const [v, at] = /** @type {[unknown, string]} */ (stack.pop());
+    if (v === null || typeof v !== "object" || seen.has(v)) continue;
+    seen.add(v);
+    if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], at + "/" + i]);
+      continue;
+    }
+    const keys = Object.keys(v);
+    for (const k of keys) {
+      if (PROTOTYPE_KEYS.has(k)) return at + "/" + escapeToken(k);
+    }
+    for (let i = keys.length - 1; i >= 0; i--) stack.push([/** @type {any} */ (v)[keys[i]], at + "/" + escapeToken(keys[i])]);
+  }
+  return null;
+}
+
+/** @param {string} at */
+const prototypeKeyError = (at) =>
+  errorOf("invalid_input", "input keys named __proto__, constructor or prototype are not accepted", at);
+
+/** @typedef {import('./rooms.js').AgentRoom} AgentRoom */
+
+/**
+ * Agent answers an agent's describe and execute.
+ * @implements {AgentRoom}
+ */
+export class Agent {
+  /** @param {AgentOptions} o */
+  constructor(o) {
+    this.sync = o.sync;
+    this.caller = o.caller;
+    this.audit = o.audit;
+    this.actions = o.actions ?? {};
+    this.onActionError = o.onActionError;
+    this.closed = o.closed;
+  }
+
+  /**
+   * refuseDescribe answers why a describe request is refused before the module sees it, or null.
+   * @param {DescribeRequest | undefined} request
+   * @returns {PinholeError | null}
+   */
+  refuseDescribe(request) {
+    if (this.closed()) return errorOf("not_loaded", "the bridge was disposed");
+    if (request !== undefined && (request === null || typeof request !== "object" || Array.isArray(request))) {
+      return errorOf("invalid_request", "a describe request is an object", "request");
+    }
+    if (request && Object.hasOwn(request, "op")) {
+      return errorOf("invalid_request", "a describe request has no op parameter", "op");
+    }
+    this.sync.flush();
+    return this.sync.error;
+  }
+
+  /**
+   * @param {DescribeRequest} [request]
+   * @returns {string} the describe answer as text
+   */
+  describeText(request) {
+    const refused = this.refuseDescribe(request);
+    if (refused) return JSON.stringify(refused);
+    const out = this.caller.sendText({ op: "describe", ...request });
+    this.audit.drain();
+    return out;
+  }
+
+  /**
+   * @param {DescribeRequest} [request]
+   * @returns {any} the describe answer
+   */
+  describe(request) {
+    const refused = this.refuseDescribe(request);
+    if (refused) return refused;
+    const out = this.caller.send({ op: "describe", ...request });
+    this.audit.drain();
+    return out;
+  }
+
+  /**
+   * @param {ExecuteRequest} request
+   * @returns {Promise<ExecuteResult | PinholeError>}
+   */
+  async execute(request) {
+    if (this.closed()) return errorOf("not_loaded", "the bridge was disposed");
+    if (!request || typeof request !== "object" || typeof request.capability !== "string") {
+      return errorOf("invalid_request", "execute needs an object with a string capability", "capability");
+    }
+    const bad = request.input === undefined ? null : prototypeKey(request.input);
+    if (bad !== null) return prototypeKeyError(bad);
+    this.sync.flush();
+    if (this.sync.error) return this.sync.error;
+    const since = request.snapshot === undefined ? undefined : this.caller.internal(request.snapshot);
+    if (since === null) {
+      return errorOf("stale_snapshot", "the snapshot predates a restart of the module; describe again", "snapshot");
+    }
+    /** @type {Record<string, unknown> & {op: string}} */
+    const prep = { op: "prepare", capability: request.capability };
+    if (request.record !== undefined) prep.record = request.record;
+    if (request.input !== undefined) prep.input = request.input;
+    if (since !== undefined) prep.snapshot = since;
+    const prepared = this.caller.send(prep);
+    if ("error" in prepared) {
+      this.audit.drain();
+      return prepared;
+    }
+    const handler = this.actions[request.capability];
+    if (typeof handler !== "function") {
+      return errorOf("unknown_capability", "the application has no handler for this capability", "capability");
+    }
+    const resolvedBad = prepared.input === undefined ? null : prototypeKey(prepared.input);
+    if (resolvedBad !== null) return prototypeKeyError(resolvedBad);
+    /** @type {ResolvedRequest} */
+    const resolved = { capability: prepared.capability, snapshot: request.snapshot };
+    if (prepared.record !== undefined) resolved.record = prepared.record;
+    if (prepared.input !== undefined) resolved.input = prepared.input;
+    try {
+      await handler(resolved);
+    } catch (err) {
+      this.audit.emit({ source: "bridge", kind: "action_error", capability: request.capability });
+      if (this.onActionError) {
+        try {
+          this.onActionError(err, request.capability);
+        } catch {
+          // ignore
+        }
+      }
+      return errorOf("action_failed", "the application's handler for this capability failed", "capability");
+    }
+    if (this.closed()) return errorOf("not_loaded", "the bridge was disposed");
+    this.sync.touch();
+    this.sync.flush();
+    const snapshot = this.sync.snapshot;
+    if (this.sync.error || since === undefined || this.caller.internal(request.snapshot) === null) {
+      this.audit.drain();
+      return { ok: true, snapshot };
+    }
+    const after = this.caller.send({ op: "after", since });
+    this.audit.drain();
+    if (after === null || "error" in after) return { ok: true, snapshot };
+    return { ok: true, snapshot, after };
+  }
+}

@@ -1,0 +1,112 @@
+// Recovery: when the module traps, a new instance replaces it (same manifest,
+// same key, so aliases and placeholders keep resolving), the store's current
+// slice is observed again (or the last slice the module accepted, when the
+// store cannot be read), the incident is audited, and the call is answered.
+import { errorOf } from "./errors.js";
+
+/** @typedef {import('./rooms.js').ModuleLink} ModuleLink */
+/** @typedef {import('./rooms.js').AuditRoom} AuditRoom */
+/** @typedef {import('./rooms.js').StateSource} StateSource */
+
+/** @typedef {import('./rooms.js').ModuleCaller} ModuleCaller */
+
+/**
+ * Recovery sends requests through the link and recovers from traps.
+ * @implements {ModuleCaller}
+ */
+export class Recovery {
+  /** @param {ModuleLink} link @param {AuditRoom} audit */
+  constructor(link, audit) {
+    this.link = link;
+    this.audit = audit;
+    /** @type {StateSource | null} */
+    this.source = null;
+  }
+
+  /** @param {StateSource} source what a new instance is restored from */
+  restoreFrom(source) {
+    this.source = source;
+  }
+
+  /**
+   * send makes one request and parses the answer, recovering from a trap.
+   * An observe is not repeated after a recovery (recovery itself observed
+   * the store): then the answer is null.
+   * @param {Record<string, unknown> & {op: string}} request
+   * @returns {any}
+   */
+  send(request) {
+    const text = this.exchange(request);
+    return text === null ? null : this.link.parse(request.op, text);
+  }
+
+  /**
+   * sendText is send answering text: the module's bytes, with snapshot ids
+   * as agents see them.
+   * @param {Record<string, unknown> & {op: string}} request
+   * @returns {string}
+   */
+  sendText(request) {
+    const text = this.exchange(request);
+    return text === null ? JSON.stringify(errorOf("internal_error", "the module restarted")) : this.link.text(request.op, text);
+  }
+
+  /** @param {string} id */
+  internal(id) {
+    return this.link.internal(id);
+  }
+
+  /**
+   * @param {Record<string, unknown> & {op: string}} request
+   * @returns {string | null}
+   */
+  exchange(request) {
+    const text = JSON.stringify(request);
+    const op = request.op;
+    try {
+      return this.link.raw(text);
+    } catch (err) {
+      this.recover(err, op);
+      if (op === "observe") return null;
+      try {
+        return this.link.raw(text);
+      } catch {
+        return JSON.stringify(errorOf("internal_error", `the module failed twice during ${op}; the next call starts a new instance`));
+      }
+    }
+  }
+
+  /**
+   * recover replaces a trapped instance and restores the state.
+   * @param {unknown} cause @param {string} op
+   */
+  recover(cause, op) {
+    this.link.restart();
+    const src = this.source;
+    /** @type {"store" | "last_good"} */
+    let from = "store";
+    let state = src ? src.currentSlice() : undefined;
+    let resp = state ? this.tryObserve(state) : null;
+    if (!resp || "error" in resp) {
+      from = "last_good";
+      state = src ? src.lastGood() : {};
+      resp = this.tryObserve(state) ?? errorOf("internal_error", "the restored state could not be observed");
+    }
+    if (src && !("error" in resp)) src.accepted(/** @type {Record<string, any>} */ (state), resp);
+    this.audit.emit({ source: "bridge", kind: "recovered", op, cause: cause instanceof Error ? cause.name : "unknown", restoredFrom: from });
+  }
+
+  /**
+   * tryObserve observes state on the new instance; when that traps too, it
+   * starts yet another instance and answers null.
+   * @param {Record<string, any>} state
+   */
+  tryObserve(state) {
+    try {
+      return this.link.parse("observe", this.link.request({ op: "observe", state }));
+    } catch {
+      this.link.open();
+      return null;
+    }
+  }
+}

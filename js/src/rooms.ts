@@ -1,0 +1,134 @@
+// The bridge's rooms and the interfaces between them (not part of the
+// package's public API). createPinhole (index.js) wires them:
+//
+//   Link (link.js)          the module instance, the load request, snapshot
+//                           ids as agents see them across restarts
+//   Recovery (recovery.js)  a trapped instance replaced, its state restored
+//   Sync (sync.js)          the store followed: slices, patches, coalescing
+//   Audit (audit.js)        the bridge's events and the module's queue
+//   Agent (execute.js)      describe and execute
+//
+// The agent hand-offs (webmcp.js, extension.js) see only AgentSurface
+// (types.ts).
+import type {
+  Actions, AuditEvent, DescribeRequest, ExecuteRequest, ExecuteResult, Limits,
+  PinholeError, Reads, SnapshotEvent, StoreLike,
+} from "./types.js";
+
+/** The answer to load. */
+export interface LoadAnswer {
+  reads: Reads;
+  limits: Limits;
+  [k: string]: unknown;
+}
+
+/** What a Link is made with. */
+export interface LinkOptions {
+  /** The manifest as JSON text, sent as it is. */
+  manifestText: string;
+  /** The per-session key for aliases and placeholders. */
+  key: string;
+  trace?: (direction: "in" | "out", text: string) => void;
+  stderr?: (text: string) => void;
+}
+
+/** A request to the module: an op and its parameters. */
+export type ModuleRequest = Record<string, unknown> & { op: string };
+
+/** The module instance and the snapshot numbering agents see. */
+export interface ModuleLink {
+  /** The current instance; null once closed. */
+  readonly instance: { call(request: string): string } | null;
+  /** Start a new instance and load the manifest; throws PinholeSetupError. */
+  open(): LoadAnswer;
+  /** Replace a trapped instance: new numbering epoch, then open. */
+  restart(): LoadAnswer;
+  /** Drop the instance. */
+  close(): void;
+  /** Send request text; a trap throws. */
+  raw(text: string): string;
+  /** Send a request object; a trap throws. */
+  request(request: ModuleRequest): string;
+  /** Parse the answer to op, its snapshot ids as agents see them. */
+  parse(op: string, text: string): any;
+  /** The answer to op as text, its snapshot ids as agents see them. */
+  text(op: string, text: string): string;
+  /** A module id → the id agents see. */
+  external(id: string): string;
+  /** An id agents saw → the module's id, or null when it predates a restart. */
+  internal(id: string): string | null;
+}
+
+/** Requests that survive a trap (Recovery). */
+export interface ModuleCaller {
+  /** The parsed answer; null for an observe during which the module restarted. */
+  send(request: ModuleRequest): any;
+  /** The answer as text. */
+  sendText(request: ModuleRequest): string;
+  /** An id agents saw → the module's id, or null when it predates a restart. */
+  internal(id: string): string | null;
+}
+
+/** What Recovery restores a new instance from (Sync). */
+export interface StateSource {
+  /** The store's declared slice now, or undefined when it cannot be read. */
+  currentSlice(): Record<string, any> | undefined;
+  /** The last slice the module accepted. */
+  lastGood(): Record<string, any>;
+  /** A new instance accepted state with this observe answer. */
+  accepted(state: Record<string, any>, observed: any): void;
+}
+
+/** Audit events out. */
+export interface AuditRoom {
+  emit(event: AuditEvent): void;
+  /** A value left out at the boundary (deduplicated, bounded). */
+  warn(rule: string, path: string): void;
+  /** Hand on the module's queued events. */
+  drain(): void;
+}
+
+/** What a Sync is made with. */
+export interface SyncOptions {
+  store: StoreLike<unknown>;
+  reads: Reads;
+  caller: ModuleCaller;
+  audit: AuditRoom;
+  coalesce?: "microtask" | "frame";
+  maxPatchOps?: number;
+}
+
+/** The store followed. */
+export interface SyncRoom {
+  /** The snapshot id agents see now. */
+  readonly snapshot: string;
+  /** Why the module does not hold the store's slice now, or null. */
+  readonly error: PinholeError | null;
+  /** Observe once and follow the store. */
+  start(): void;
+  /** Stop following the store; drop listeners. */
+  stop(): void;
+  /** Mark the store changed. */
+  touch(): void;
+  /** Sync now if the store changed. */
+  flush(): void;
+  subscribe(listener: (event: SnapshotEvent) => void): () => void;
+}
+
+/** What an Agent is made with. */
+export interface AgentOptions {
+  sync: SyncRoom;
+  caller: ModuleCaller;
+  audit: AuditRoom;
+  actions?: Actions;
+  onActionError?: (error: unknown, capability: string) => void;
+  /** True once the bridge is disposed. */
+  closed: () => boolean;
+}
+
+/** The agent's calls. */
+export interface AgentRoom {
+  describeText(request?: DescribeRequest): string;
+  describe(request?: DescribeRequest): any;
+  execute(request: ExecuteRequest): Promise<ExecuteResult | PinholeError>;
+}
