@@ -49,11 +49,11 @@ vet:
 	bad=$$(gofmt -l $$files); [ -z "$$bad" ] || { echo "gofmt needed:" >&2; echo "$$bad" >&2; exit 1; }
 	$(GO) vet ./...
 
-# Every Go module linked into the module, the CLI, the host package or the
-# Worker must be named in THIRD_PARTY_NOTICES.md.
+# Every Go module linked into the module, the CLI, the Worker or a program
+# importing the supported packages must be named in THIRD_PARTY_NOTICES.md.
 check-notices:
 	@set -eo pipefail; f='{{with .Module}}{{.Path}}{{end}}'; \
-	mods=$$( { GOOS=wasip1 GOARCH=wasm $(GO) list -deps -f "$$f" ./wasm; $(GO) list -deps -f "$$f" ./cmd/pinhole ./host; \
+	mods=$$( { GOOS=wasip1 GOARCH=wasm $(GO) list -deps -f "$$f" ./wasm; $(GO) list -deps -f "$$f" . ./cmd/pinhole ./host; \
 	  GOOS=js GOARCH=wasm $(GO) list -deps -f "$$f" ./cmd/worker; } | sort -u); \
 	case "$$mods" in *github.com/pinholectx/pinhole*) ;; *) echo "check-notices: go list found no modules" >&2; exit 1;; esac; \
 	missing=; for m in $$mods; do [ "$$m" = github.com/pinholectx/pinhole ] || grep -qF "$$m" THIRD_PARTY_NOTICES.md || missing="$$missing $$m"; done; \
