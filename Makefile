@@ -31,18 +31,16 @@ generate:
 # The checks below read the tree, not git, so they check the same in a git
 # checkout, a tarball or a CI cache, and fail when they find nothing to check.
 GO_FILES = find . \( -name node_modules -o -name .git -o -path ./build \) -prune -o -name '*.go' -print
-GENERATED = find . \( -name node_modules -o -name .git -o -path ./build \) -prune -o -name '*_easyjson.go' -print
 
-# Generated code must be fresh: regenerate, and fail if any generated file
-# changed or appeared (the regenerated files are left in place).
+# Generated code must be fresh: regenerate, and fail if any Go file changed
+# or appeared (the regenerated files are left in place).
 check-generated:
-	@set -e; before=$$($(GENERATED) | sort); \
-	[ -n "$$before" ] || { echo "check-generated: no *_easyjson.go file found" >&2; exit 1; }; \
-	keep=$$(mktemp -d); trap 'rm -rf "$$keep"' EXIT; \
-	for f in $$before; do mkdir -p "$$keep/$${f%/*}"; cp "$$f" "$$keep/$$f"; done; \
+	@set -eo pipefail; keep=$$(mktemp -d); trap 'rm -rf "$$keep"' EXIT; \
+	$(GO_FILES) | tar -cf - -T - | tar -C "$$keep" -xf -; \
+	grep -rqlx '// Code generated .* DO NOT EDIT\.' "$$keep" || { echo "check-generated: no generated Go file found" >&2; exit 1; }; \
 	$(GO) generate ./...; stale=; \
-	for f in $$($(GENERATED) | sort); do cmp -s "$$f" "$$keep/$$f" || stale="$$stale $$f"; done; \
-	[ -z "$$stale" ] || { echo "generated easyjson code was stale:$$stale (now regenerated: commit it)" >&2; exit 1; }
+	for f in $$($(GO_FILES)); do cmp -s "$$f" "$$keep/$$f" || stale="$$stale $$f"; done; \
+	[ -z "$$stale" ] || { echo "generated code was stale:$$stale (now regenerated: commit it)" >&2; exit 1; }
 
 vet:
 	@files=$$($(GO_FILES)); [ -n "$$files" ] || { echo "vet: no Go files found" >&2; exit 1; }; \
