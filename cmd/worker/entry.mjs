@@ -152,7 +152,12 @@ async function start() {
     ready = resolve;
     inst.watchers.add(() => resolve(undefined));
   });
-  const context = { binding: inst.binding, calls: inst.calls, retire: () => retire(inst) };
+  const context = {
+    binding: inst.binding,
+    calls: inst.calls,
+    retire: () => retire(inst),
+    memoryBytes: () => inst.wasm.exports.mem.buffer.byteLength,
+  };
   inst.wasm = new WebAssembly.Instance(app, { ...go.importObject, workers: { ready: () => ready(undefined) } });
   go._resolveExitPromise = die;
   // A trap (a wasm runtime error) leaves the Go program unusable without

@@ -11,18 +11,14 @@ import (
 	"github.com/pinholectx/pinhole/internal/jsonval"
 )
 
-// EnvTestFaults enables the fault-injection endpoints under faultPrefix
-// when set to "1". Only the workerd tests set it; a deployment never
-// should (wrangler.jsonc does not bind it).
-const EnvTestFaults = "PINHOLE_TEST_FAULTS"
-
 // faultPrefix is the path prefix of the fault-injection endpoints.
 const faultPrefix = "/__test/"
 
 // fault serves the fault-injection endpoints the workerd tests use to
 // check instance reuse, per-request environments and panics:
 //
-//	/__test/instance  {"instance": id of this Go instance, "served": requests so far}
+//	/__test/instance  {"instance": id of this Go instance, "served": requests
+//	                  so far, "memoryBytes": size of its linear memory}
 //	/__test/call      reads the body, then {"header", "record"}: the
 //	                  X-Test-Nonce header as Go got it, and as the request
 //	                  entry.mjs holds under this request's tag
@@ -35,6 +31,7 @@ func fault(w http.ResponseWriter, r *http.Request, call js.Value) {
 	case "instance":
 		out := append([]byte(`{"instance":`), jsonval.AppendString(nil, instanceID)...)
 		out = append(append(out, `,"served":`...), strconv.Itoa(served)...)
+		out = append(append(out, `,"memoryBytes":`...), strconv.Itoa(runtimeContext.Call("memoryBytes").Int())...)
 		writeJSON(w, http.StatusOK, append(out, '}'))
 	case "call":
 		rec := call.Get("request").Get("headers").Call("get", "x-test-nonce")

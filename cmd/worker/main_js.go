@@ -67,11 +67,13 @@ var served int
 // retires the instance: entry.mjs starts a fresh one for the next request.
 func serve(w http.ResponseWriter, r *http.Request) {
 	bw := &bufferedWriter{header: w.Header(), status: http.StatusOK}
+	var origins []string
 	defer func() {
 		if p := recover(); p != nil {
 			logPanic(p)
 			retire()
 			bw.reset()
+			commonHeaders(bw.header, r, origins)
 			writeError(bw, http.StatusInternalServerError, wire.CodeInternal, "", "the Worker failed on this request; it was not completed")
 		}
 		bw.flush(w)
@@ -95,11 +97,13 @@ func serve(w http.ResponseWriter, r *http.Request) {
 		}
 		return v.String()
 	}
+	cfg, err := ConfigFromEnv(getenv)
+	origins = cfg.AllowedOrigins
 	if strings.HasPrefix(r.URL.Path, faultPrefix) && getenv(EnvTestFaults) == "1" {
 		fault(bw, r, call)
 		return
 	}
-	handlerFromEnv(getenv).ServeHTTP(bw, r)
+	handlerFor(cfg, err).ServeHTTP(bw, r)
 }
 
 // retire asks entry.mjs to send later requests to a fresh instance.
