@@ -22,6 +22,8 @@ const faultPrefix = "/__test/"
 //	/__test/call      reads the body, then {"header", "record"}: the
 //	                  X-Test-Nonce header as Go got it, and as the request
 //	                  entry.mjs holds under this request's tag
+//	/__test/grow      allocates ?bytes=N bytes for the request's duration,
+//	                  so the instance's linear memory grows past N
 //	/__test/panic     reads the body, then panics in the handler
 //	/__test/crash     reads the body, then panics on another goroutine,
 //	                  which ends the Go program (no recover can catch it)
@@ -42,6 +44,13 @@ func fault(w http.ResponseWriter, r *http.Request, call js.Value) {
 		out := append([]byte(`{"header":`), jsonval.AppendString(nil, r.Header.Get("X-Test-Nonce"))...)
 		out = append(append(out, `,"record":`...), jsonval.AppendString(nil, s)...)
 		writeJSON(w, http.StatusOK, append(out, '}'))
+	case "grow":
+		n, _ := strconv.Atoi(r.URL.Query().Get("bytes"))
+		b := make([]byte, n)
+		for i := 0; i < len(b); i += 4096 {
+			b[i] = 1
+		}
+		writeJSON(w, http.StatusOK, []byte(`{"grown":`+strconv.Itoa(len(b))+`}`))
 	case "panic":
 		var m map[string]int
 		m["fault"]++ // a nil map: a runtime error, recovered by serve

@@ -18,6 +18,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -358,5 +359,115 @@ func TestWorkerdFaultsNeedTheVariable(t *testing.T) {
 	}
 	if res := call(t, "GET", "/healthz", "", nil); res.status != 200 {
 		t.Errorf("healthz after the fault paths: status %d", res.status)
+	}
+}
+
+// vmRSS is a process's current resident memory in bytes (VmRSS).
+func vmRSS(t testing.TB, pid int) int64 {
+	t.Helper()
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(line); len(f) == 3 && f[0] == "VmRSS:" && f[2] == "kB" {
+			n, _ := strconv.ParseInt(f[1], 10, 64)
+			return n << 10
+		}
+	}
+	t.Fatal("no VmRSS in /proc/<pid>/status")
+	return 0
+}
+
+// The soak: warm-up rounds (the first requests grow the Go heap to its
+// working size, and V8 compiles the hot functions again, optimised),
+// then the measured rounds.
+const (
+	soakWarmRounds = 8
+	soakRounds     = 16
+)
+
+// soakGrowthBudget is how much workerd's resident memory may grow between
+// the end of the warm-up and the end of the soak: no request may leave
+// memory behind, so anything beyond allocator noise is a leak.
+const soakGrowthBudget = 16 << 20
+
+// soakPeakBudget bounds workerd's peak resident memory over the idle
+// process during the soak: the instance kept between requests (its linear
+// memory at the largest request's working size), the optimised code and
+// the request in flight, within three quarters of an isolate's 128 MB.
+const soakPeakBudget = 96 << 20
+
+// TestWorkerdSoak sends many requests, among them the largest the default
+// bounds accept, to one isolate: workerd's resident memory after the soak
+// must stay within soakGrowthBudget of what it was after a warm-up of the
+// same mix, and its peak within soakPeakBudget of the idle process. It logs
+// the figures and how many Go instances served the soak (an instance
+// retires when its memory passes RETIRE_BYTES in entry.mjs).
+func TestWorkerdSoak(t *testing.T) {
+	base, pid := startFaultWorkerd(t)
+	idle := vmHWM(t, pid)
+	const body = DefaultMaxBodyBytes
+	mix := []struct {
+		method, path, ctype string
+		body                []byte
+	}{
+		{"POST", "/v1/describe", typeJSON, ordersBody(t, "")},
+		{"POST", "/v1/describe", typeJSON, fill(`{"manifestId":"orders","state":{"orders":{"items":[`, "0,", "]}}}", body)},
+		{"POST", "/v1/session", typeNDJSON, fill(`{"op":"load","manifest":`+strings.ReplaceAll(string(readFile(t, "../../testdata/orders/manifest.json")), "\n", " ")+`,"key":"`+testKey+`"}`+"\n"+`{"op":"observe","state":{"orders":{"items":[`, "{},", "]}}}\n", body)},
+		{"POST", "/v1/lint", typeJSON, fill(`{"manifestId":"orders","state":{"orders":{"items":[`, "0,", "]}}}", body)},
+		{"GET", "/healthz", "", nil},
+	}
+	instances := map[string]bool{}
+	round := func() {
+		for _, m := range mix {
+			if res := callAt(t, base, m.method, m.path, m.ctype, m.body); res.status != 200 {
+				t.Fatalf("%s: status %d: %.200s", m.path, res.status, res.body)
+			}
+		}
+		instances[instanceAt(t, base).Instance] = true
+	}
+	for i := 0; i < soakWarmRounds; i++ {
+		round()
+	}
+	warm := vmRSS(t, pid)
+	clear(instances)
+	t0 := time.Now()
+	for i := 0; i < soakRounds; i++ {
+		round()
+	}
+	rss, peak := vmRSS(t, pid), vmHWM(t, pid)
+	info := instanceAt(t, base)
+	t.Logf("%d requests in %v: workerd RSS %d MB after the warm-up, %d MB after the soak (%+d MB); peak %d MB (+%d MB over idle); %d Go instance(s), the last with %d MB of linear memory",
+		soakRounds*(len(mix)+1), time.Since(t0).Round(time.Millisecond), warm>>20, rss>>20, (rss-warm)>>20, peak>>20, (peak-idle)>>20, len(instances), info.MemoryBytes>>20)
+	if rss-warm > soakGrowthBudget {
+		t.Errorf("resident memory grew by %d MB over the soak, over the %d MB budget", (rss-warm)>>20, soakGrowthBudget>>20)
+	}
+	if peak-idle > soakPeakBudget {
+		t.Errorf("peak memory %d MB over idle, over the %d MB budget", (peak-idle)>>20, soakPeakBudget>>20)
+	}
+}
+
+// TestWorkerdRetiresGrownInstance: an instance whose linear memory has
+// grown past RETIRE_BYTES (96 MiB, entry.mjs) answers its request and
+// serves no more; the next request gets a fresh instance, so one large
+// request does not hold its peak for the isolate's lifetime.
+func TestWorkerdRetiresGrownInstance(t *testing.T) {
+	base, _ := startFaultWorkerd(t)
+	first := instanceAt(t, base)
+	small := callAt(t, base, "GET", "/__test/grow?bytes="+strconv.Itoa(8<<20), "", nil)
+	if small.status != 200 || instanceAt(t, base).Instance != first.Instance {
+		t.Fatalf("an 8 MiB request retired the instance (status %d)", small.status)
+	}
+	big := callAt(t, base, "GET", "/__test/grow?bytes="+strconv.Itoa(100<<20), "", nil)
+	if big.status != 200 || string(big.body) != `{"grown":104857600}` {
+		t.Fatalf("grow: status %d: %.200s", big.status, big.body)
+	}
+	next := instanceAt(t, base)
+	if next.Instance == first.Instance || next.Served != 1 {
+		t.Errorf("after a request that grew the instance past 96 MiB: instance %s (served %d), before %s; want a fresh one", next.Instance, next.Served, first.Instance)
+	}
+	if res := callAt(t, base, "POST", "/v1/describe", typeJSON, ordersBody(t, "")); res.status != 200 {
+		t.Errorf("describe after the retirement: status %d", res.status)
 	}
 }
