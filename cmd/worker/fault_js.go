@@ -5,6 +5,7 @@ package main
 import (
 	"io"
 	"net/http"
+	"runtime"
 	"strconv"
 	"syscall/js"
 
@@ -18,7 +19,8 @@ const faultPrefix = "/__test/"
 // check instance reuse, per-request environments and panics:
 //
 //	/__test/instance  {"instance": id of this Go instance, "served": requests
-//	                  so far, "memoryBytes": size of its linear memory}
+//	                  so far, "memoryBytes": size of its linear memory,
+//	                  "goroutines": goroutines alive in it}
 //	/__test/call      reads the body, then {"header", "record"}: the
 //	                  X-Test-Nonce header as Go got it, and as the request
 //	                  entry.mjs holds under this request's tag
@@ -34,6 +36,7 @@ func fault(w http.ResponseWriter, r *http.Request, call js.Value) {
 		out := append([]byte(`{"instance":`), jsonval.AppendString(nil, instanceID)...)
 		out = append(append(out, `,"served":`...), strconv.Itoa(served)...)
 		out = append(append(out, `,"memoryBytes":`...), strconv.Itoa(runtimeContext.Call("memoryBytes").Int())...)
+		out = append(append(out, `,"goroutines":`...), strconv.Itoa(runtime.NumGoroutine())...)
 		writeJSON(w, http.StatusOK, append(out, '}'))
 	case "call":
 		rec := call.Get("request").Get("headers").Call("get", "x-test-nonce")

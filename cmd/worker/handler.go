@@ -298,8 +298,8 @@ type configError string
 func (e configError) Error() string { return string(e) }
 
 // manifests parses the bound manifests. A fresh parse per call keeps the
-// handler free of shared mutable state (the Worker runs one instance per
-// request anyway).
+// handler free of shared mutable state: one Go instance serves many
+// requests, some at once.
 func (h *Handler) manifests() (*jsonval.Value, error) {
 	if h.cfg.Manifests == "" {
 		return jsonval.NewObject(), nil

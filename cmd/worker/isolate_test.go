@@ -47,6 +47,7 @@ type instanceInfo struct {
 	Instance    string `json:"instance"`
 	Served      int    `json:"served"`
 	MemoryBytes int    `json:"memoryBytes"`
+	Goroutines  int    `json:"goroutines"`
 }
 
 // instanceAt asks the Worker at base which Go instance answers.
@@ -469,5 +470,33 @@ func TestWorkerdRetiresGrownInstance(t *testing.T) {
 	}
 	if res := callAt(t, base, "POST", "/v1/describe", typeJSON, ordersBody(t, "")); res.status != 200 {
 		t.Errorf("describe after the retirement: status %d", res.status)
+	}
+}
+
+// TestWorkerdAbortedRequestsLeaveNothing: clients that send half a body and
+// hang up leave no goroutine (holding what was read) in the instance.
+func TestWorkerdAbortedRequestsLeaveNothing(t *testing.T) {
+	base, _ := startFaultWorkerd(t)
+	before := instanceAt(t, base)
+	body := fill(`{"manifestId":"orders","state":{"orders":{"items":[`, "0,", "]}}}", DefaultMaxBodyBytes)
+	var aborted []*slowRequest
+	for i := 0; i < 20; i++ {
+		aborted = append(aborted, startSlow(t, base, "/v1/describe", typeJSON, body, len(body)/2))
+	}
+	waitInHandler(t, base, before, len(aborted))
+	if during := instanceAt(t, base); during.Goroutines < before.Goroutines+len(aborted) {
+		t.Fatalf("%d goroutines with %d requests waiting, %d before: the requests are not inside the instance", during.Goroutines, len(aborted), before.Goroutines)
+	}
+	for _, s := range aborted {
+		s.conn.Close()
+	}
+	var after instanceInfo
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if after = instanceAt(t, base); after.Goroutines <= before.Goroutines {
+			break
+		}
+	}
+	if after.Instance != before.Instance || after.Goroutines > before.Goroutines {
+		t.Errorf("after %d aborted requests: instance %s with %d goroutines; before %s with %d", len(aborted), after.Instance, after.Goroutines, before.Instance, before.Goroutines)
 	}
 }
