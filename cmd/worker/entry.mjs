@@ -231,6 +231,9 @@ async function serve(req, env, ctx) {
   let inst;
   try {
     inst = await (own ? start() : current());
+    // Retired or dead while this request waited for it (a request beside
+    // it panicked): this request has not started, so it takes a fresh one.
+    if (inst.retired && !own) inst = await current();
   } catch (e) {
     console.error("pinhole worker: the Go instance did not start:", String(e));
     return failed(req, env);

@@ -86,6 +86,7 @@ func serve(w http.ResponseWriter, r *http.Request) {
 		call = runtimeContext.Get("calls").Call("get", tag)
 	}
 	if call.Type() != js.TypeObject {
+		commonHeaders(bw.header, r, nil)
 		writeError(bw, http.StatusInternalServerError, wire.CodeInternal, "", "the Worker has no environment for this request")
 		return
 	}
