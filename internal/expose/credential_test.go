@@ -47,8 +47,9 @@ func readCorpus(t testing.TB, name string) []corpusEntry {
 }
 
 // contexts are the ways a secret reaches a string the module projects: as
-// the whole value, inside a sentence, inside a JSON blob kept as text, and
-// split by invisible characters (which the module strips on output).
+// the whole value, inside a sentence, inside a JSON text, split by
+// invisible characters (which the module strips on output), after "=", in
+// a URL path, query and fragment, quoted, and in fullwidth letters.
 var contexts = []struct {
 	name string
 	wrap func(string) string
@@ -57,6 +58,25 @@ var contexts = []struct {
 	{"sentence", func(s string) string { return "Note from support: " + s + " — please keep it safe." }},
 	{"json-text", func(s string) string { b, _ := json.Marshal(map[string]string{"debug": s}); return string(b) }},
 	{"zero-width-split", splitInvisible},
+	{"after-equals", func(s string) string { return "config ref=" + s }},
+	{"url-path", func(s string) string { return "https://example.com/share/" + s + "/open" }},
+	{"url-query", func(s string) string { return "https://example.com/open?ref=" + s + "&lang=en" }},
+	{"url-fragment", func(s string) string { return "https://example.com/open#" + s }},
+	{"quoted", func(s string) string { return "value '" + s + "' (copied)" }},
+	{"fullwidth", fullwidth},
+}
+
+// fullwidth writes the printable ASCII of s in fullwidth forms
+// (U+FF01–U+FF5E), which NFKC folds back.
+func fullwidth(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r > ' ' && r < 0x7f {
+			r += 0xfee0
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // splitInvisible puts invisible characters (zero-width space, bidi isolate,
@@ -121,6 +141,64 @@ func TestCredentialCorpus(t *testing.T) {
 	}
 }
 
+// netFigures measures the net on secrets, each in every context, and on
+// business strings, alone, in a sentence and as a URL query value.
+type netFigures struct {
+	caught, checks, kinds int
+	fp, businessChecks    int
+	missed, redacted      []string
+}
+
+func measureNet(secrets, business []corpusEntry) netFigures {
+	var f netFigures
+	kinds := map[string]bool{}
+	for _, e := range secrets {
+		kinds[e.Kind] = true
+		for _, c := range contexts {
+			f.checks++
+			if expose.IsCredential(c.wrap(e.Value)) {
+				f.caught++
+			} else {
+				f.missed = append(f.missed, fmt.Sprintf("%s in context %s: %q", e.Kind, c.name, c.wrap(e.Value)))
+			}
+		}
+	}
+	f.kinds = len(kinds)
+	businessContexts := []func(string) string{
+		func(s string) string { return s },
+		func(s string) string { return "Customer note: " + s + ", thanks!" },
+		func(s string) string { return "https://shop.example.com/orders?ref=" + s },
+	}
+	for _, e := range business {
+		for _, wrap := range businessContexts {
+			f.businessChecks++
+			if expose.IsCredential(wrap(e.Value)) {
+				f.fp++
+				f.redacted = append(f.redacted, fmt.Sprintf("%s: %q", e.Kind, wrap(e.Value)))
+			}
+		}
+	}
+	return f
+}
+
+func (f netFigures) recall() float64 { return float64(f.caught) / float64(f.checks) }
+
+func (f netFigures) fpRate() float64 { return float64(f.fp) / float64(f.businessChecks) }
+
+// TestCredentialTuning measures the net on the tuning half of the
+// generated corpus, the part the rules were checked against while written.
+func TestCredentialTuning(t *testing.T) {
+	f := measureNet(readCorpus(t, "secrets-tune.jsonl"), readCorpus(t, "business-tune.jsonl"))
+	fmt.Printf("credential net, tuning set: %d kinds, recall %.1f%% (%d/%d), false positives %.2f%% (%d/%d)\n",
+		f.kinds, 100*f.recall(), f.caught, f.checks, 100*f.fpRate(), f.fp, f.businessChecks)
+	if f.recall() < 0.99 {
+		t.Errorf("recall %.3f < 0.99 on the tuning set; missed:\n%s", f.recall(), strings.Join(f.missed, "\n"))
+	}
+	if f.fpRate() >= 0.01 {
+		t.Errorf("false positives %.3f >= 0.01 on the tuning set:\n%s", f.fpRate(), strings.Join(f.redacted, "\n"))
+	}
+}
+
 // TestBusinessStringsPass runs the net over every string of the bundled
 // orders example: the only credential there is the session token.
 func TestBusinessStringsPass(t *testing.T) {
@@ -176,6 +254,7 @@ func TestIsCredentialCases(t *testing.T) {
 		{"password: please ask the administrator", false}, // prose
 		{"password: hunter22", true},
 		{"password=hunter", true},
+		{"password=reset", false},
 		{"Tokens: 5 left", false},
 		{"AKIAIOSFODNN7EXAMPLE", true},
 		{"AKIAIOSFODNN7EXAMPLE1", false}, // 17 characters: not an access key id
@@ -185,8 +264,24 @@ func TestIsCredentialCases(t *testing.T) {
 		{"-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----", false}, // public
 		{"-----BEGIN PRIVATE KEY-----\nMIIB\n-----END PRIVATE KEY-----", true},
 		{"sort=-created; filter=status_open_2026_11", false},
-		{"ghp_" + strings.Repeat("a", 36), false}, // no digit: not a generated token
-		{"ghp_" + strings.Repeat("a1", 18), true},
+		{"ghp_" + strings.Repeat("a", 36), false},  // a placeholder
+		{"ghp_" + strings.Repeat("a1", 18), false}, // a placeholder too
+		{"ghp_R8fKq2LmZ0xW7vTn4YcB9sHd1JpE6uGa3Qo5", true},
+		{"key=ghp_R8fKq2LmZ0xW7vTn4YcB9sHd1JpE6uGa3Qo5", true}, // after "="
+		{"/invite/ghp_R8fKq2LmZ0xW7vTn4YcB9sHd1JpE6uGa3Qo5", true},
+		{"STRIPE_KEY=rk_live_51Hx8kQ2eZvKYlo2C0aBcDeFgHiJ", true},
+		{"AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE", true},
+		{"https://maps.example.com/?key=AIzaSyD-9tSrke72PouQMnMX-a7eZSW0jkFMBWY", true},
+		{"ｇｈｐ＿Ｒ８ｆＫｑ２ＬｍＺ０ｘＷ７ｖＴｎ４ＹｃＢ９ｓＨｄ１ＪｐＥ６ｕＧａ３Ｑｏ５", true}, // fullwidth
+		{"sk-winter-collection-2026-launch-campaign-final", false},
+		{"Promo token=SPRING24", false},
+		{"Secret: surprise-party-2026", false},
+		{"password=reset-requested", false},
+		{"DATABASE_PASSWORD=hunter2hunter2", true},
+		{"JWT_SECRET: 3q2+7wPx9LmZkV0sYb8TnR4uA1cE6fH5", true},
+		{"sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08", false}, // a hash is business text
+		{"eyJhbGciOiJIUzI1NiJ9\n.eyJzdWIiOiIxMjM0NTY3ODkwIn0\n.sig", true},                 // wrapped at its dots
+		{"eyJhbGciOiJIUzI1 NiJ9.eyJzdWIiOiIx MjM0NTY3ODkwIn0.c2ln", true},                  // split by spaces
 	}
 	for _, c := range cases {
 		if got := expose.IsCredential(c.in); got != c.want {
