@@ -54,7 +54,7 @@ func IsCredential(s string) bool {
 	if len(s) < 8 {
 		return false
 	}
-	return scan(s) || hasPhrase(s) || setCookieValue(s) || randomWord(s)
+	return scan(s) || setCookieValue(s) || randomWord(s)
 }
 
 // normalize returns s as the agent will read it: without what Clean removes
@@ -96,21 +96,43 @@ func normalize(s string) string {
 	return b.String()
 }
 
-// Byte classes.
+// Byte classes, looked up in one table.
+const (
+	cLower = 1 << iota
+	cUpper
+	cDigit
+	cHexLetter
+	cKeySym // "_" and "-"
+	cB64Sym // "+" and "/"
+)
 
-func isAlnum(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-}
+var classes = func() (t [256]uint8) {
+	for c := 'a'; c <= 'z'; c++ {
+		t[c] = cLower
+	}
+	for c := 'A'; c <= 'Z'; c++ {
+		t[c] = cUpper
+	}
+	for c := '0'; c <= '9'; c++ {
+		t[c] = cDigit
+	}
+	for _, c := range "abcdefABCDEF" {
+		t[c] |= cHexLetter
+	}
+	t['_'], t['-'] = cKeySym, cKeySym
+	t['+'], t['/'] = cB64Sym, cB64Sym
+	return t
+}()
 
-func isHex(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
-}
+func isAlnum(c byte) bool { return classes[c]&(cLower|cUpper|cDigit) != 0 }
 
-func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+func isHex(c byte) bool { return classes[c]&(cDigit|cHexLetter) != 0 }
 
-func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
+func isDigit(c byte) bool { return classes[c]&cDigit != 0 }
 
-func isLower(c byte) bool { return c >= 'a' && c <= 'z' }
+func isUpper(c byte) bool { return classes[c]&cUpper != 0 }
+
+func isLower(c byte) bool { return classes[c]&cLower != 0 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
@@ -120,9 +142,9 @@ func wordByte(c byte) bool {
 	return isAlnum(c) || c == '_' || c == '-' || c == '.' || c == '+' || c == '/' || c == '='
 }
 
-func keyByte(c byte) bool { return isAlnum(c) || c == '_' || c == '-' }
+func keyByte(c byte) bool { return classes[c]&(cLower|cUpper|cDigit|cKeySym) != 0 }
 
-func base64Byte(c byte) bool { return isAlnum(c) || c == '+' || c == '/' }
+func base64Byte(c byte) bool { return classes[c]&(cLower|cUpper|cDigit|cB64Sym) != 0 }
 
 // The alphabets of key bodies.
 const (
@@ -321,12 +343,12 @@ func tokenStart(s string, i int) bool {
 	return i >= 2 && s[i-2] == '\\' && strings.IndexByte("nrt\"'/", s[i-1]) >= 0
 }
 
-// scan walks s once, trying the rules that start at a token, the shapes
-// found by a marker byte, and assignments at "=", ":" and "/".
+// scan walks s once, trying the rules that start at a token, the phrases,
+// the shapes found by a marker byte, and assignments at "=", ":" and "/".
 func scan(s string) bool {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if tokenStart(s, i) {
+		if isAlnum(c) && (i == 0 || !isAlnum(s[i-1]) || tokenStart(s, i)) {
 			for _, ri := range firstRule[c] {
 				if prefixAt(s, i, &prefixRules[ri]) {
 					return true
@@ -334,6 +356,12 @@ func scan(s string) bool {
 			}
 			if c == 'e' && jwtAt(s, i) || c == 'M' && derAt(s, i) || c == 'b' && strings.HasPrefix(s[i:], "b3BlbnNzaC1rZXktdjE") ||
 				isDigit(c) && telegramAt(s, i) || (c == 'M' || c == 'N' || c == 'O') && discordAt(s, i) || isHex(c) && hexShapeAt(s, i) {
+				return true
+			}
+		}
+		for _, pi := range firstPhrase[lower(c)] {
+			p := &phrases[pi]
+			if len(s)-i >= len(p.text) && equalFold(s[i:i+len(p.text)], p.text) && p.then(s[i+len(p.text):]) {
 				return true
 			}
 		}
@@ -373,7 +401,7 @@ func runLen(s string, ok func(byte) bool) int {
 }
 
 func prefixAt(s string, i int, r *prefixRule) bool {
-	if !strings.HasPrefix(s[i:], r.prefix) {
+	if len(s)-i < len(r.prefix)+r.min || s[i+1] != r.prefix[1] || !strings.HasPrefix(s[i:], r.prefix) {
 		return false
 	}
 	rest := s[i+len(r.prefix):]
@@ -565,7 +593,7 @@ func jwtAt(s string, i int) bool {
 	if !strings.HasPrefix(s[i:], "eyJ") {
 		return false
 	}
-	seg, n := 0, 0
+	seg, n, breaks := 0, 0, 0
 	for j := i; j < len(s) && j-i <= 2*maxBody; j++ {
 		c := s[j]
 		switch {
@@ -580,11 +608,31 @@ func jwtAt(s string, i int) bool {
 			}
 			n = 0
 		case isSpace(c):
+			// A wrapped token breaks after a long chunk, not after a word,
+			// and a few times only.
+			if j > i && !isSpace(s[j-1]) && s[j-1] != '.' {
+				if breaks++; breaks > 6 || !jwtChunkBefore(s, j, 16) {
+					return seg == 1 && n >= 10
+				}
+			}
 		default:
 			return seg == 1 && n >= 10
 		}
 	}
 	return seg == 1 && n >= 10
+}
+
+// jwtChunkBefore reports whether the min bytes before j are key bytes.
+func jwtChunkBefore(s string, j, min int) bool {
+	if j < min {
+		return false
+	}
+	for k := j - min; k < j; k++ {
+		if !keyByte(s[k]) {
+			return false
+		}
+	}
+	return true
 }
 
 // derAt matches the base64 body of a DER private key or certificate
@@ -644,6 +692,9 @@ func discordAt(s string, i int) bool {
 // (32-8-8 hex groups) and Mailchimp keys (32 hex, "-us" and a data
 // centre number). A bare hex hash is business text and passes.
 func hexShapeAt(s string, i int) bool {
+	if len(s)-i < 36 || s[i+32] != '-' {
+		return false
+	}
 	n := runLen(s[i:], isHex)
 	if n != 32 {
 		return false
@@ -697,40 +748,53 @@ var (
 func classifyName(name string) int {
 	var buf [64]byte
 	b := buf[:0]
+	letters := false
 	for i := 0; i < len(name); i++ {
 		c := name[i]
 		if isAlnum(c) {
 			b = append(b, lower(c))
+			letters = letters || !isDigit(c)
 		}
 	}
-	n := string(b)
-	if n == "" {
+	if len(b) < 2 || !letters {
 		return nameNone
 	}
-	for _, w := range businessNames {
-		if n == w || strings.HasSuffix(n, w) {
-			return nameNone
-		}
-	}
+	n := string(b)
+	kind := nameNone
 	for _, w := range passwordWords {
 		if strings.Contains(n, w) {
-			return namePassword
+			kind = namePassword
+			break
 		}
 	}
 	for _, w := range secretWords {
+		if kind != nameNone {
+			break
+		}
 		if strings.Contains(n, w) {
-			return nameSecret
+			kind = nameSecret
 		}
 	}
 	for _, w := range nameEnds {
+		if kind != nameNone {
+			break
+		}
 		if strings.HasSuffix(n, w) {
+			kind = nameSecret
 			if w == "pass" || w == "pw" {
-				return namePassword
+				kind = namePassword
 			}
-			return nameSecret
 		}
 	}
-	return nameNone
+	if kind == nameNone {
+		return nameNone
+	}
+	for _, w := range businessNames {
+		if strings.HasSuffix(n, w) {
+			return nameNone
+		}
+	}
+	return kind
 }
 
 func lower(c byte) byte {
@@ -770,6 +834,15 @@ func assignmentAt(s string, i int) bool {
 	}
 	w := v
 	for w < len(s) && w-v <= maxBody && valueByte(s[w]) {
+		// An "=" inside the value starts the next assignment; "=" at its
+		// end is base64 padding.
+		if s[w] == '=' && w+1 < len(s) && s[w+1] != '=' && valueByte(s[w+1]) {
+			break
+		}
+		// So does a ":" in a "name: value" list.
+		if s[w] == ':' && s[i] == ':' {
+			break
+		}
 		w++
 	}
 	val := s[v:w]
@@ -904,20 +977,6 @@ var phrases = []struct {
 // firstPhrase indexes phrases by their first byte.
 var firstPhrase [256][]int
 
-// hasPhrase looks for the phrases without allocating a lower-case copy.
-func hasPhrase(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := lower(s[i])
-		for _, pi := range firstPhrase[c] {
-			p := &phrases[pi]
-			if len(s)-i >= len(p.text) && equalFold(s[i:i+len(p.text)], p.text) && p.then(s[i+len(p.text):]) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // trimQuotes drops blanks and quotes, escaped ones included (a JSON text
 // kept inside a string).
 func trimQuotes(s string) string { return strings.TrimLeft(s, " \t\"'\\") }
@@ -1050,10 +1109,12 @@ func randomWord(s string) bool {
 				if strings.Count(w, "/") <= len(w)/20 && hasUpperLower(w) && randomKey(w) {
 					return true
 				}
-				for _, seg := range strings.Split(w, "/") {
+				for rest := w; rest != ""; {
+					seg, tail, _ := strings.Cut(rest, "/")
 					if len(seg) >= 32 && randomKey(seg) {
 						return true
 					}
+					rest = tail
 				}
 			}
 		}
@@ -1070,22 +1131,18 @@ func randomKey(w string) bool {
 	if strings.Count(w, "-")+strings.Count(w, "_") > len(w)/8 {
 		return false
 	}
+	hex := true
+	for i := 0; i < len(w) && hex; i++ {
+		hex = isHex(w[i]) || w[i] == '-' || w[i] == '_'
+	}
+	if hex {
+		return false // a hash
+	}
 	m := measure(w)
 	if m.digits == 0 || m.letters == 0 {
 		return false
 	}
 	if m.upper == 0 || m.lower == 0 {
-		// One case: hex is a hash; other letters must change class often.
-		hex := true
-		for i := 0; i < len(w); i++ {
-			if !isHex(w[i]) && !separator(w[i]) {
-				hex = false
-				break
-			}
-		}
-		if hex {
-			return false
-		}
 		return m.changeRate() >= 0.35 && m.vowelRate() <= 0.3
 	}
 	return m.changeRate() >= 0.4 && m.vowelRate() <= 0.3

@@ -307,9 +307,12 @@ func TestIsCredentialCases(t *testing.T) {
 }
 
 // TestIsCredentialLinear guards against quadratic scans: a 4 MB string of
-// repeated near-misses is checked in well under a second.
+// repeated near-misses is checked in well under a second (natively, on a
+// quiet machine; the bound leaves room for a loaded one).
 func TestIsCredentialLinear(t *testing.T) {
-	for _, unit := range []string{"://a:", "Bearer ", "-----BEGIN ", "token=", "eyJ.", "a=1; ", "\u200bx"} {
+	for _, unit := range []string{"://a:", "Bearer ", "-----BEGIN ", "token=", "eyJ.", "a=1; ", "\u200bx",
+		"sk-", "ghp_", "api_key=", "/token/", "eyJa ", "MIIa\n", "Q~", "1234567:A", "x_", "%3D", "ｇｈｐ＿", "\u3164a",
+		"eyJabcdefghijklmnopq ", "token:", "key=a"} {
 		s := strings.Repeat(unit, (4<<20)/len(unit))
 		start := time.Now()
 		expose.IsCredential(s)
@@ -320,7 +323,14 @@ func TestIsCredentialLinear(t *testing.T) {
 }
 
 func FuzzIsCredential(f *testing.F) {
-	for _, e := range []string{"Bearer 2YotnFZFEjr1zCsicMWpAA", "SO-1002", "a=1; sid=AbC123dEf456GhI789", "https://u:p@h/"} {
+	for _, e := range []string{"Bearer 2YotnFZFEjr1zCsicMWpAA", "SO-1002", "a=1; sid=AbC123dEf456GhI789", "https://u:p@h/",
+		"key=ghp_R8fKq2LmZ0xW7vTn4YcB9sHd1JpE6uGa3Qo5", "/invite/glpat-sVgkZVtpVlrJtXbPlIM_",
+		"ｇｈｐ＿Ｒ８ｆＫｑ２ＬｍＺ０ｘＷ７ｖＴｎ４ＹｃＢ９ｓＨｄ１ＪｐＥ６ｕＧａ３Ｑｏ５",
+		"sk_live_51Hx8kQ2eZvKY\u3164lo2C0aBcD\u115feFgHiJ4kLmNoPq", "eyJhbGciOiJIUzI1NiJ9\n.eyJzdWIiOiIxIn0\n.c2ln",
+		"DATABASE_PASSWORD=hunter2hunter2", "Secret: surprise-party-2026", "Promo token=SPRING24",
+		"sk-winter-collection-2026-launch", "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7\nVJTUt9Us8cKjMzEfYyjiWA4R4",
+		"https://acme.blob.core.windows.net/c?sv=2022-11-02&sig=AbC%2BdEf%2FgHi123jKl456mNo789pQr%3D",
+		"1234567890:AAHk3mQ9zR2xW7vTn4YcB9sHd1JpE6uGa3Q", "abc1Q~" + strings.Repeat("x7Y_", 9)} {
 		f.Add(e)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -337,4 +347,63 @@ func FuzzIsCredential(f *testing.F) {
 			t.Fatalf("caught a %d-byte string", len(s))
 		}
 	})
+}
+
+// businessStrings returns every string of the orders example and of the
+// business corpus: the text the net sees on every describe.
+func businessStrings(b *testing.B) []string {
+	data, err := os.ReadFile("../../testdata/orders/state.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	var v any
+	if err := json.Unmarshal(data, &v); err != nil {
+		b.Fatal(err)
+	}
+	var out []string
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case string:
+			out = append(out, x)
+		case []any:
+			for _, it := range x {
+				walk(it)
+			}
+		case map[string]any:
+			for k, it := range x {
+				out = append(out, k)
+				walk(it)
+			}
+		}
+	}
+	walk(v)
+	for _, name := range []string{"business-tune.jsonl", "business-heldout.jsonl", "lookalikes.jsonl"} {
+		for _, e := range readCorpus(b, name) {
+			out = append(out, e.Value)
+		}
+	}
+	return out
+}
+
+// BenchmarkIsCredential: one op is one typical business string (the orders
+// example's strings and keys, and the business corpus, in turn).
+func BenchmarkIsCredential(b *testing.B) {
+	strs := businessStrings(b)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		expose.IsCredential(strs[i%len(strs)])
+	}
+}
+
+// BenchmarkIsCredentialSecrets: one op is one secret of the tuning corpus.
+func BenchmarkIsCredentialSecrets(b *testing.B) {
+	var strs []string
+	for _, e := range readCorpus(b, "secrets-tune.jsonl") {
+		strs = append(strs, e.Value)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		expose.IsCredential(strs[i%len(strs)])
+	}
 }
