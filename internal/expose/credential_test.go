@@ -183,7 +183,12 @@ func measureNet(secrets, business []corpusEntry) netFigures {
 
 func (f netFigures) recall() float64 { return float64(f.caught) / float64(f.checks) }
 
-func (f netFigures) fpRate() float64 { return float64(f.fp) / float64(f.businessChecks) }
+func (f netFigures) fpRate() float64 {
+	if f.businessChecks == 0 {
+		return 0
+	}
+	return float64(f.fp) / float64(f.businessChecks)
+}
 
 // TestCredentialTuning measures the net on the tuning half of the
 // generated corpus, the part the rules were checked against while written.
@@ -212,6 +217,23 @@ func TestCredentialHeldOut(t *testing.T) {
 	}
 	if f.fpRate() >= 0.01 {
 		t.Errorf("false positives %.3f >= 0.01 on the held-out set:\n%s", f.fpRate(), strings.Join(f.redacted, "\n"))
+	}
+	// Kinds held out whole: no sample of theirs was in the tuning set.
+	tuned := map[string]bool{}
+	for _, e := range readCorpus(t, "secrets-tune.jsonl") {
+		tuned[e.Kind] = true
+	}
+	var unseen []corpusEntry
+	for _, e := range readCorpus(t, "secrets-heldout.jsonl") {
+		if !tuned[e.Kind] {
+			unseen = append(unseen, e)
+		}
+	}
+	u := measureNet(unseen, nil)
+	fmt.Printf("credential net, kinds held out whole: %d kinds, %d secrets, recall %.1f%% (%d/%d)\n",
+		u.kinds, len(unseen), 100*u.recall(), u.caught, u.checks)
+	if u.kinds < 20 || u.recall() < 0.95 {
+		t.Errorf("kinds held out whole: %d kinds, recall %.3f", u.kinds, u.recall())
 	}
 }
 
