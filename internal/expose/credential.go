@@ -10,10 +10,10 @@ import (
 // The module replaces every such string whole, whatever the manifest says.
 //
 // The rules come from the public rule sets that secret scanners maintain,
-// not from examples: gitleaks v8.30.1 (config/gitleaks.toml), trufflehog
-// v3's detector prefixes, Yelp detect-secrets 1.5 (the keyword,
-// high-entropy string, private key, basic-auth, JWT and provider plugins)
-// and GitHub's secret-scanning partner patterns. They are:
+// not from examples: gitleaks v8.30.1 (config/gitleaks.toml), the
+// detectors of trufflehog v3.97.0 (pkg/detectors) and Yelp detect-secrets
+// v1.5.0 (the keyword, high-entropy string, private key, basic-auth, JWT
+// and provider plugins). They are:
 //
 //   - provider keys with a documented prefix, alphabet and body length
 //     (prefixRules: GitHub, GitLab, Slack, Stripe, AWS, Google, OpenAI,
@@ -249,8 +249,8 @@ var prefixRules = []prefixRule{
 	{"sk-proj-", setKey, 40, 0, checkRandom}, {"sk-svcacct-", setKey, 40, 0, checkRandom},
 	{"sk-admin-", setKey, 40, 0, checkRandom}, {"sk-ant-", setKey, 80, 0, checkVaried},
 	{"sk-", setAlnum, 32, 0, checkRandom}, {"pplx-", setAlnum, 40, 0, checkVaried},
-	{"gsk_", setAlnum, 48, 0, checkVaried}, {"xai-", setAlnum, 70, 0, checkVaried},
-	{"r8_", setAlnum, 37, 0, checkRandom}, {"hf_", setAlpha, 34, 0, checkMixed},
+	{"gsk_", setAlnum, 48, 0, checkVaried}, {"xai-", setWord, 70, 0, checkVaried},
+	{"r8_", setKey, 37, 0, checkRandom}, {"hf_", setAlpha, 34, 0, checkMixed},
 	{"api_org_", setAlpha, 34, 0, checkMixed}, {"lsv2_pt_", setWord, 40, 0, checkVaried},
 	{"lsv2_sk_", setWord, 40, 0, checkVaried},
 	// Notion, HashiCorp, Mapbox, package registries
@@ -659,20 +659,22 @@ func derAt(s string, i int) bool {
 	return n >= 60 && seen[0] && seen[1] && seen[2]
 }
 
-// telegramAt matches a Telegram bot token: 5 to 16 digits, ":", "A" and 34
-// or more key characters.
+// telegramAt matches a Telegram bot token: 5 to 16 digits, ":" and 35 or
+// more key characters.
 func telegramAt(s string, i int) bool {
 	n := runLen(s[i:], isDigit)
-	if n < 5 || n > 16 || i+n+2 >= len(s) || s[i+n] != ':' || s[i+n+1] != 'A' {
+	if n < 5 || n > 16 || i+n+1 >= len(s) || s[i+n] != ':' {
 		return false
 	}
-	return runLen(s[i+n+2:], keyByte) >= 34
+	r := s[i+n+1:]
+	m := runLen(r, keyByte)
+	return m >= 35 && varied(r[:m]) && hasUpperLower(r[:m])
 }
 
-// discordAt matches a Discord bot token: 23 to 28 letters and digits
-// starting M, N or O, then two dot-separated segments of 6 and 27 or more.
+// discordAt matches a Discord bot token: 23 to 28 key characters starting
+// M, N or O, then two dot-separated segments of 6 and 27 or more.
 func discordAt(s string, i int) bool {
-	n := runLen(s[i:], isAlnum)
+	n := runLen(s[i:], keyByte)
 	if n < 23 || n > 28 || !hasDigit(s[i:i+n]) {
 		return false
 	}
@@ -731,7 +733,7 @@ const (
 // secretWords make a name secret-looking wherever they appear in it
 // (lower case, separators removed); keyWords only at its end.
 var (
-	passwordWords = []string{"password", "passwd", "passphrase", "pwd"}
+	passwordWords = []string{"password", "passwd", "passphrase", "pwd", "contrasena"}
 	secretWords   = []string{"secret", "token", "apikey", "accesskey", "privatekey", "accountkey",
 		"credential", "signature", "auth", "session", "cookie", "jwt", "bearer", "clientkey",
 		"signingkey", "masterkey", "encryptionkey", "licensekey", "sharedkey", "webhookkey"}

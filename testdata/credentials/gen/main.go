@@ -7,9 +7,8 @@
 //
 // Every secret is fake: random characters in the documented format of its
 // provider (prefix, alphabet, length), taken from the public rule sets the
-// credential net cites (gitleaks v8.30.1 config/gitleaks.toml, trufflehog's
-// detectors, Yelp detect-secrets plugins, GitHub's secret-scanning
-// partner patterns). The business strings are the kind of text a store
+// credential net cites (gitleaks v8.30.1 config/gitleaks.toml, trufflehog
+// v3.97.0 detectors, Yelp detect-secrets v1.5.0 plugins). The business strings are the kind of text a store
 // holds: order numbers, SKUs, coupons, slugs, hashes, tracking numbers,
 // IBANs, UUIDs, URLs, routes and prose that mentions keys, tokens, secrets
 // and passwords.
