@@ -569,6 +569,9 @@ func looksRandom(v string) bool {
 		return false // letters of one case: words
 	}
 	cr, vr := m.changeRate(), m.vowelRate()
+	if m.digits == 0 && m.other == 0 {
+		return cr >= 0.45 && vr <= 0.3 // letters only: not CamelCase
+	}
 	if hexWord(v) {
 		// Hex keys: vowels say nothing (a and e are two of six letters).
 		return m.digits >= 2 && m.letters >= 2 && cr >= 0.3
@@ -1108,7 +1111,7 @@ func randomWord(s string) bool {
 					return true
 				}
 			} else {
-				if strings.Count(w, "/") <= len(w)/20 && hasUpperLower(w) && randomKey(w) {
+				if strings.Count(w, "/") <= len(w)/16+1 && hasUpperLower(w) && !pathLike(w) && randomKey(w) {
 					return true
 				}
 				for rest := w; rest != ""; {
@@ -1128,6 +1131,25 @@ func randomWord(s string) bool {
 	return false
 }
 
+// pathLike reports whether a word with "/" has a segment of lower-case
+// letters, digits and "-" that holds a word: a path such as
+// /customers/…/orders, not base64.
+func pathLike(w string) bool {
+	for rest := w; rest != ""; {
+		seg, tail, _ := strings.Cut(rest, "/")
+		ok := true
+		for i := 0; i < len(seg) && ok; i++ {
+			c := seg[i]
+			ok = isLower(c) || isDigit(c) || c == '-' || c == '_'
+		}
+		if ok && wordy(seg) >= 4 {
+			return true
+		}
+		rest = tail
+	}
+	return false
+}
+
 // randomKey judges one word of 32 or more characters.
 func randomKey(w string) bool {
 	if strings.Count(w, "-")+strings.Count(w, "_") > len(w)/8 {
@@ -1141,20 +1163,42 @@ func randomKey(w string) bool {
 		return false // a hash
 	}
 	m := measure(w)
-	if m.digits == 0 || m.letters == 0 {
+	if m.digits == 0 || m.letters == 0 || wordy(w)*4 > len(w) {
 		return false
 	}
 	if m.upper == 0 || m.lower == 0 {
 		return m.changeRate() >= 0.35 && m.vowelRate() <= 0.3
 	}
-	return m.changeRate() >= 0.4 && m.vowelRate() <= 0.3
+	return m.changeRate() >= 0.35 && m.vowelRate() <= 0.4
+}
+
+// wordy counts the characters of w in words: runs of four or more
+// lower-case letters with a vowel for every three letters. They make most
+// of a path or an identifier and little of a random key, whose letter runs
+// have few vowels.
+func wordy(w string) int {
+	n, run, vowels := 0, 0, 0
+	for i := 0; i <= len(w); i++ {
+		if i < len(w) && isLower(w[i]) {
+			run++
+			if isVowel(w[i]) {
+				vowels++
+			}
+			continue
+		}
+		if run >= 4 && vowels*3 >= run {
+			n += run
+		}
+		run, vowels = 0, 0
+	}
+	return n
 }
 
 // awsSecret matches a 40-character base64 word that looks random: an AWS
 // secret access key (and keys of the same shape). Mixed case and digits are
-// required, and the character class must change often; a word without "/"
-// or "+" must also have few lower-case runs of three or more letters,
-// which CamelCase identifiers are made of. Hex hashes have no upper case
+// required, the character class must change often, and the word must have
+// few lower-case runs of three or more letters, which CamelCase identifiers
+// and paths are made of; a path has more than two "/". Hex hashes have no upper case
 // and never match.
 func awsSecret(w string) bool {
 	if len(w) != 40 || runLen(w, base64Byte) != 40 {
@@ -1179,8 +1223,8 @@ func awsSecret(w string) bool {
 	if seen[0] == 0 || seen[1] == 0 || seen[2] == 0 {
 		return false
 	}
-	if seen[3] > 0 {
-		return changes >= 12
+	if seen[3] > 0 && strings.Count(w, "/") <= 2 {
+		return changes >= 12 && longRuns <= 3
 	}
 	return changes >= 16 && longRuns <= 3
 }
