@@ -148,19 +148,18 @@ func base64Byte(c byte) bool { return classes[c]&(cLower|cUpper|cDigit|cB64Sym) 
 
 // The alphabets of key bodies.
 const (
-	setAlnum   = iota // [A-Za-z0-9]
-	setHex            // [0-9a-fA-F]
-	setHexDash        // [0-9a-fA-F-]
-	setKey            // [A-Za-z0-9_-]
-	setKeyDot         // [A-Za-z0-9_.=-]
-	setB64            // [A-Za-z0-9+/=]
-	setUpper          // [A-Z0-9]
-	setAlpha          // [A-Za-z]
-	setAWS            // [A-Z2-7]
-	setWord           // [A-Za-z0-9_]
+	setAlnum   uint8 = iota // [A-Za-z0-9]
+	setHex                  // [0-9a-fA-F]
+	setHexDash              // [0-9a-fA-F-]
+	setKey                  // [A-Za-z0-9_-]
+	setKeyDot               // [A-Za-z0-9_.=-]
+	setB64                  // [A-Za-z0-9+/=]
+	setUpper                // [A-Z0-9]
+	setAlpha                // [A-Za-z]
+	setWord                 // [A-Za-z0-9_]
 )
 
-func inSet(set int, c byte) bool {
+func inSet(set uint8, c byte) bool {
 	switch set {
 	case setAlnum:
 		return isAlnum(c)
@@ -178,8 +177,6 @@ func inSet(set int, c byte) bool {
 		return isUpper(c) || isDigit(c)
 	case setAlpha:
 		return isUpper(c) || isLower(c)
-	case setAWS:
-		return isUpper(c) || c >= '2' && c <= '7'
 	case setWord:
 		return isAlnum(c) || c == '_'
 	}
@@ -197,8 +194,8 @@ const maxBody = 256
 // for prefixes short or common enough to start ordinary words.
 type prefixRule struct {
 	prefix   string
-	set      int
-	min, max int
+	set      uint8
+	min, max uint8
 	check    uint8
 }
 
@@ -401,7 +398,7 @@ func runLen(s string, ok func(byte) bool) int {
 }
 
 func prefixAt(s string, i int, r *prefixRule) bool {
-	if len(s)-i < len(r.prefix)+r.min || s[i+1] != r.prefix[1] || !strings.HasPrefix(s[i:], r.prefix) {
+	if len(s)-i < len(r.prefix)+int(r.min) || s[i+1] != r.prefix[1] || !strings.HasPrefix(s[i:], r.prefix) {
 		return false
 	}
 	rest := s[i+len(r.prefix):]
@@ -413,7 +410,7 @@ func prefixAt(s string, i int, r *prefixRule) bool {
 	for n > 0 && (rest[n-1] == '.' || rest[n-1] == '-') && r.set != setHexDash {
 		n--
 	}
-	if n < r.min || r.max > 0 && n > r.max {
+	if n < int(r.min) || r.max > 0 && n > int(r.max) {
 		return false
 	}
 	// A fixed-length body must end at the end of the token.
