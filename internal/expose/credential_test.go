@@ -373,6 +373,12 @@ func FuzzIsCredential(f *testing.F) {
 		if got && len(s) < 8 {
 			t.Fatalf("caught a %d-byte string", len(s))
 		}
+		// Whatever surrounds a secret, separated by a blank, does not hide it.
+		for _, secret := range []string{"ghp_R8fKq2LmZ0xW7vTn4YcB9sHd1JpE6uGa3Qo5", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl"} {
+			if !expose.IsCredential(s+" "+secret) || !expose.IsCredential(secret+" "+s) {
+				t.Fatalf("a secret next to %q is not caught", s)
+			}
+		}
 	})
 }
 
