@@ -148,6 +148,7 @@ type netFigures struct {
 	caught, checks, kinds int
 	fp, businessChecks    int
 	missed, redacted      []string
+	missedIn              map[string]int // misses by context
 }
 
 func measureNet(secrets, business []corpusEntry) netFigures {
@@ -161,6 +162,10 @@ func measureNet(secrets, business []corpusEntry) netFigures {
 				f.caught++
 			} else {
 				f.missed = append(f.missed, fmt.Sprintf("%s in context %s: %q", e.Kind, c.name, c.wrap(e.Value)))
+				if f.missedIn == nil {
+					f.missedIn = map[string]int{}
+				}
+				f.missedIn[c.name]++
 			}
 		}
 	}
@@ -213,6 +218,9 @@ func TestCredentialHeldOut(t *testing.T) {
 	f := measureNet(readCorpus(t, "secrets-heldout.jsonl"), readCorpus(t, "business-heldout.jsonl"))
 	fmt.Printf("credential net, held-out set: %d kinds, recall %.1f%% (%d/%d), false positives %.2f%% (%d/%d)\n",
 		f.kinds, 100*f.recall(), f.caught, f.checks, 100*f.fpRate(), f.fp, f.businessChecks)
+	for _, c := range contexts {
+		fmt.Printf("credential net, held-out set, context %s: %d of %d missed\n", c.name, f.missedIn[c.name], f.checks/len(contexts))
+	}
 	if f.recall() < 0.95 {
 		t.Errorf("recall %.3f < 0.95 on the held-out set; missed:\n%s", f.recall(), strings.Join(f.missed, "\n"))
 	}
