@@ -315,12 +315,36 @@ var prefixRules = []prefixRule{
 // firstRule indexes prefixRules by the first byte of the prefix.
 var firstRule [256][]int
 
+// triggers says what scan does at a byte: try the rules at a token start
+// (letters and digits), the phrases that start with it, the checks that
+// start at a marker ("~", "=", ":", "/", "T", ".").
+var triggers [256]uint8
+
+const (
+	tAlnum = 1 << iota
+	tPhrase
+	tMarker
+)
+
 func init() {
 	for i, r := range prefixRules {
 		firstRule[r.prefix[0]] = append(firstRule[r.prefix[0]], i)
 	}
 	for i, p := range phrases {
-		firstPhrase[p.text[0]] = append(firstPhrase[p.text[0]], i)
+		c := p.text[0]
+		firstPhrase[c] = append(firstPhrase[c], i)
+		triggers[c] |= tPhrase
+		if c >= 'a' && c <= 'z' {
+			triggers[c-32] |= tPhrase
+		}
+	}
+	for c := 0; c < 256; c++ {
+		if isAlnum(byte(c)) {
+			triggers[c] |= tAlnum
+		}
+	}
+	for _, c := range []byte("~=:/T.") {
+		triggers[c] |= tMarker
 	}
 }
 
@@ -345,7 +369,12 @@ func tokenStart(s string, i int) bool {
 func scan(s string) bool {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if isAlnum(c) && (i == 0 || !isAlnum(s[i-1]) || tokenStart(s, i)) {
+		t := triggers[c]
+		if t == 0 {
+			continue
+		}
+		if t&tAlnum != 0 && (i == 0 || !isAlnum(s[i-1]) ||
+			(i >= 3 && s[i-3] == '%' || i >= 2 && s[i-2] == '\\') && tokenStart(s, i)) {
 			for _, ri := range firstRule[c] {
 				if prefixAt(s, i, &prefixRules[ri]) {
 					return true
@@ -356,11 +385,16 @@ func scan(s string) bool {
 				return true
 			}
 		}
-		for _, pi := range firstPhrase[lower(c)] {
-			p := &phrases[pi]
-			if len(s)-i >= len(p.text) && equalFold(s[i:i+len(p.text)], p.text) && p.then(s[i+len(p.text):]) {
-				return true
+		if t&tPhrase != 0 {
+			for _, pi := range firstPhrase[lower(c)] {
+				p := &phrases[pi]
+				if len(s)-i >= len(p.text) && equalFold(s[i:i+len(p.text)], p.text) && p.then(s[i+len(p.text):]) {
+					return true
+				}
 			}
+		}
+		if t&tMarker == 0 {
+			continue
 		}
 		switch c {
 		case '~':
