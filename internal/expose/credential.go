@@ -60,9 +60,19 @@ func IsCredential(s string) bool {
 // normalize returns s as the agent will read it: without what Clean removes
 // and without the other format characters (category Cf), with fullwidth
 // forms (U+FF01–U+FF5E), the ideographic space and the mathematical
-// alphanumeric symbols folded to ASCII. It returns s itself when s is
-// plain ASCII.
+// alphanumeric symbols folded to ASCII, and with tokens wrapped at their
+// dots joined. It returns s itself when there is nothing to change.
 func normalize(s string) string {
+	s = fold(s)
+	if strings.IndexByte(s, '\n') >= 0 {
+		s = joinWrapped(s)
+	}
+	return s
+}
+
+// fold removes invisible and format characters and folds width and font
+// variants to ASCII.
+func fold(s string) string {
 	i := 0
 	for i < len(s) && s[i] < 0x7f {
 		i++
@@ -94,6 +104,33 @@ func normalize(s string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// joinWrapped removes the line breaks (and the indentation after them)
+// that follow a dot inside a token, so that a key wrapped at its dots
+// ("hooks.\nslack.\ncom/…", "SG.\n…") reads as one.
+func joinWrapped(s string) string {
+	var b []byte
+	last := 0
+	for i := 1; i < len(s); i++ {
+		if s[i] != '\n' && !(s[i] == '\r' && i+1 < len(s) && s[i+1] == '\n') || s[i-1] != '.' || i < 2 || !keyByte(s[i-2]) {
+			continue
+		}
+		j := i
+		for j < len(s) && (s[j] == '\r' || s[j] == '\n' || s[j] == ' ' || s[j] == '\t') {
+			j++
+		}
+		if j == len(s) || !keyByte(s[j]) {
+			continue
+		}
+		b = append(b, s[last:i]...)
+		last = j
+		i = j
+	}
+	if b == nil {
+		return s
+	}
+	return string(append(b, s[last:]...))
 }
 
 // Byte classes, looked up in one table.

@@ -50,7 +50,8 @@ func readCorpus(t testing.TB, name string) []corpusEntry {
 // contexts are the ways a secret reaches a string the module projects: as
 // the whole value, inside a sentence, inside a JSON text, split by
 // invisible characters (which the module strips on output), after "=", in
-// a URL path, query and fragment, quoted, and in fullwidth letters.
+// a URL path, query and fragment, quoted, in fullwidth letters, and
+// wrapped at its dots (a line break after each, as mail and terminals do).
 var contexts = []struct {
 	name string
 	wrap func(string) string
@@ -65,6 +66,7 @@ var contexts = []struct {
 	{"url-fragment", func(s string) string { return "https://example.com/open#" + s }},
 	{"quoted", func(s string) string { return "value '" + s + "' (copied)" }},
 	{"fullwidth", fullwidth},
+	{"wrapped-at-dots", func(s string) string { return strings.ReplaceAll(s, ".", ".\n") }},
 }
 
 // fullwidth writes the printable ASCII of s in fullwidth forms
@@ -306,6 +308,9 @@ func TestIsCredentialCases(t *testing.T) {
 		{"Public key pin-sha256: SIXvRyDmBJSgatgTQRGbInBaAK+hZOQ18UmrSwnDlK8=", true}, // a base64 digest is caught
 		{"/customers/9d99de11-f038-47c6-9b64-b2b1c1708e70/orders/ORD-38QL9QMG", false},
 		{"src/bin/wx/OPJViewer/source/imagjpeg2000.h", false},
+		{"https://hooks.\nslack.\ncom/services/T4K542EJ4/BZCECAYCWL6/Qoy7BIGPvWPIeK6R3onkhC52", true}, // wrapped at dots
+		{"SG.\n  Xk3mQ9zR2xW7vTn4YcB9sH.\n  d1JpE6uGa3QoKx8Lm2NbVc5ZtR7wYq0sDf4Hj9Ua1Eg", true},
+		{"Order shipped.\nThanks for waiting.\nTracking: 1Z999AA10123456784", false},
 		{"Tokens: 5 left", false},
 		{"AKIAIOSFODNN7EXAMPLE", true},
 		{"AKIAIOSFODNN7EXAMPLE1", false}, // 17 characters: not an access key id
@@ -347,7 +352,7 @@ func TestIsCredentialCases(t *testing.T) {
 func TestIsCredentialLinear(t *testing.T) {
 	for _, unit := range []string{"://a:", "Bearer ", "-----BEGIN ", "token=", "eyJ.", "a=1; ", "\u200bx",
 		"sk-", "ghp_", "api_key=", "/token/", "eyJa ", "MIIa\n", "Q~", "1234567:A", "x_", "%3D", "ｇｈｐ＿", "\u3164a",
-		"eyJabcdefghijklmnopq ", "token:", "key=a"} {
+		"eyJabcdefghijklmnopq ", "token:", "key=a", "a.\n", "pat.\n"} {
 		s := strings.Repeat(unit, (4<<20)/len(unit))
 		start := time.Now()
 		expose.IsCredential(s)
