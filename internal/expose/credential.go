@@ -40,7 +40,8 @@ import (
 // The string is judged as the agent will read it: without the characters
 // Clean removes and the other format characters, and with fullwidth and
 // mathematical letters and digits folded to ASCII (NFKC's width and font
-// folds), so "ｇｈｐ＿…" is caught.
+// folds), so "ｇｈｐ＿…" is caught, and with a token wrapped at its dots
+// (a line break after a dot) joined.
 //
 // The net is written by hand rather than with regexp: it runs over every
 // string that leaves the module and regexp would add to the module's size.
