@@ -958,7 +958,9 @@ func unescapeURL(v string) string {
 // businessWords are values of password names that state a status.
 var businessWords = []string{"reset", "required", "changed", "expired", "invalid", "hidden", "redacted",
 	"masked", "none", "null", "undefined", "true", "false", "empty", "missing", "forgotten", "updated",
-	"pending", "enabled", "disabled", "optional", "unknown", "default", "sent", "requested"}
+	"pending", "enabled", "disabled", "optional", "unknown", "default", "sent", "requested", "always", "never",
+	"strict", "visible", "weak", "strong", "medium", "expir", "temporary", "locked", "unlocked", "manual", "auto",
+	"policy", "rotat", "change", "forgot", "recover", "confirm", "verif", "saved", "unset", "show", "hide"}
 
 // passwordValue: after "=", any value of six or more characters except a
 // status word or a slug of lower-case words; after ":" (a header, YAML or
