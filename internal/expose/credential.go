@@ -810,11 +810,12 @@ var (
 		"credential", "signature", "auth", "session", "cookie", "jwt", "bearer", "clientkey",
 		"signingkey", "masterkey", "encryptionkey", "licensekey", "sharedkey", "webhookkey"}
 	nameEnds = []string{"key", "sig", "sid", "pat", "pass", "pw"}
-	// Names that say secret but hold business values.
+	// Names that say secret but hold business values, wherever they appear
+	// in the name.
 	businessNames = []string{"pagetoken", "nexttoken", "continuationtoken", "paginationtoken", "synctoken",
 		"idempotencykey", "sortkey", "cachekey", "primarykey", "foreignkey", "partitionkey", "rowkey",
-		"publickey", "publishablekey", "hotkey", "tokencount", "tokens", "author", "authors", "authored",
-		"authorname", "authority", "sessiondate", "sessionname", "sessiontitle", "secretary"}
+		"publickey", "publishablekey", "hotkey", "tokencount", "author", "sessiondate", "sessionname",
+		"sessiontitle", "secretary"}
 )
 
 // classifyName returns what kind of secret the name says its value is. The
@@ -864,7 +865,7 @@ func classifyName(name string) int {
 		return nameNone
 	}
 	for _, w := range businessNames {
-		if strings.HasSuffix(n, w) {
+		if strings.Contains(n, w) {
 			return nameNone
 		}
 	}
