@@ -306,8 +306,8 @@ func TestIsCredentialCases(t *testing.T) {
 		{"password=reset", false},
 		{"https://example.com/account?show_password=always&tab=security", false}, // a setting, not a password
 		{"https://example.com/login?user=ana&password=sunshine", true},
-		{"author_id=550e8400-e29b-41d4-a716-446655440000", false}, // not "auth"
-		{"session_id=550e8400-e29b-41d4-a716-446655440000", true},
+		{"author_id=9d99de11-f038-47c6-9b64-b2b1c1708e70", false}, // not "auth"
+		{"session_id=9d99de11-f038-47c6-9b64-b2b1c1708e70", true},
 		{"key: readFileSync('server-key.pem')", false},                                // CamelCase is not random
 		{"Public key pin-sha256: SIXvRyDmBJSgatgTQRGbInBaAK+hZOQ18UmrSwnDlK8=", true}, // a base64 digest is caught
 		{"/customers/9d99de11-f038-47c6-9b64-b2b1c1708e70/orders/ORD-38QL9QMG", false},
