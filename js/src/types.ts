@@ -244,7 +244,8 @@ export interface Pinhole {
   subscribe(listener: (event: SnapshotEvent) => void): () => void;
   /** Sync now instead of waiting for the coalesced update. */
   flush(): void;
-  /** Register WebMCP tools for the context and capabilities. */
+  /** Register WebMCP tools for the context and capabilities. Never throws:
+   * without a modelContext the handle says exposed: false and why. */
   exposeWebMCP(options?: WebMCPOptions): WebMCPHandle;
   /** Answer a browser extension over window.postMessage + MessageChannel. */
   exposeToExtension(options?: ExtensionOptions): { dispose(): void };
@@ -294,6 +295,11 @@ export interface WebMCPTool {
 
 /** What exposeWebMCP returns. */
 export interface WebMCPHandle {
+  /** Whether tools were registered: false when the page has no
+   * modelContext (then nothing is, and reason says why). */
+  exposed: boolean;
+  /** Why nothing was exposed; present only when exposed is false. */
+  reason?: string;
   /** Settles when the current registrations are done. */
   ready: Promise<void>;
   /** Names of the tools registered now. */
