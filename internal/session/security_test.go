@@ -130,7 +130,7 @@ func (c *canaries) find(out []byte) string {
 var responsesChecked atomic.Int64
 
 // isInvisible reports the characters the module strips from every string
-// it projects (expose.Clean, as DESIGN decides): DEL and the C1 controls,
+// it projects (expose.Clean, docs/context-model.md#truncation-and-cuts): DEL and the C1 controls,
 // bidi embeddings, overrides, isolates and marks, zero-width characters,
 // word joiner and invisible operators, the Arabic letter mark, the
 // Mongolian vowel separator, the BOM and the tag characters that smuggle
@@ -1486,7 +1486,7 @@ func TestInjectionCorpus(t *testing.T) {
 	}
 }
 
-// TestInvisibleAndControlCharacters pins the handling DESIGN decides for
+// TestInvisibleAndControlCharacters pins the handling the project decides for
 // each class of character, in record fields, masked fields, state, feedback
 // and page text: invisible formatting characters, DEL and the C1 controls
 // are stripped; C0 control characters are escaped as \u00XX (never raw);
