@@ -218,7 +218,7 @@ func TestNoOutsideDocuments(t *testing.T) {
 }
 
 func TestOutsidersPattern(t *testing.T) {
-	for _, s := range []string{"see DESIG" + "N §4", "the " + "DESIGN envelope", "../" + "shared/DESIGN.md", "spec/context" + "-model.txt"} {
+	for _, s := range []string{"see DESIG" + "N §4", "the DESI" + "GN envelope", "../" + "shared/DESI" + "GN.md", "spec/context" + "-model.txt"} {
 		if !outsiders.MatchString(s) {
 			t.Errorf("%q is not caught", s)
 		}
@@ -227,5 +227,116 @@ func TestOutsidersPattern(t *testing.T) {
 		if outsiders.MatchString(s) {
 			t.Errorf("%q is caught", s)
 		}
+	}
+}
+
+// runnableLangs are the languages whose blocks claim to work: each is run
+// by a test (js by js/test/docs.test.js; sh and go here) unless marked
+// "<!-- not run: reason -->". A block in another spelling of these
+// languages would escape the rule, so those spellings are refused.
+var (
+	runnableLangs = map[string]bool{"js": true, "sh": true, "go": true}
+	otherSpelling = map[string]string{"bash": "sh", "shell": "sh", "console": "sh", "javascript": "js", "mjs": "js", "ts": "js", "typescript": "js", "golang": "go"}
+)
+
+// runnable returns the blocks of file in lang that are to be run.
+func runnable(t *testing.T, file, lang string) []block {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(root(t), file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks, _ := parse(string(b))
+	var out []block
+	for _, bl := range blocks {
+		if to, ok := otherSpelling[bl.lang]; ok {
+			t.Errorf("%s:%d: write ```%s, not ```%s, so the block is run", file, bl.line, to, bl.lang)
+		}
+		if strings.HasPrefix(bl.marker, "<!-- not run") {
+			if !regexp.MustCompile(`^<!-- not run: \S.*-->$`).MatchString(bl.marker) {
+				t.Errorf("%s:%d: a block not run says why: <!-- not run: reason -->", file, bl.line)
+			}
+			continue
+		}
+		if bl.lang == lang && runnableLangs[lang] {
+			out = append(out, bl)
+		}
+	}
+	return out
+}
+
+// docFiles are the documents whose code blocks must run.
+var docFiles = []string{"README.md", "js/README.md"}
+
+// cleanEnv is the environment for commands a block runs: make's own
+// variables of an enclosing make are dropped, so `make` in a block is a
+// fresh one.
+func cleanEnv() []string {
+	var env []string
+	for _, e := range os.Environ() {
+		if k, _, _ := strings.Cut(e, "="); k == "MAKEFLAGS" || k == "MFLAGS" || k == "MAKELEVEL" || k == "MAKEOVERRIDES" {
+			continue
+		}
+		env = append(env, e)
+	}
+	return env
+}
+
+// TestShellBlocks runs every sh block with bash -euo pipefail from the
+// repository's root: the project's own commands (make targets, the CLI)
+// as a reader would type them.
+func TestShellBlocks(t *testing.T) {
+	ran := 0
+	for _, f := range docFiles {
+		for _, bl := range runnable(t, f, "sh") {
+			ran++
+			t.Run(f+":"+strconv.Itoa(bl.line), func(t *testing.T) {
+				cmd := exec.Command("bash", "-euo", "pipefail", "-c", bl.code)
+				cmd.Dir = root(t)
+				cmd.Env = cleanEnv()
+				out, err := cmd.CombinedOutput()
+				if err != nil {
+					t.Fatalf("%v\n%s\n--- output:\n%s", err, bl.code, out)
+				}
+			})
+		}
+	}
+	if ran == 0 {
+		t.Fatal("no sh block ran: the README lost its CLI lines, or the parser broke")
+	}
+}
+
+// TestGoBlocks compiles and runs every go block as a program of this
+// module (from the repository's root, so it reads testdata/ as the README
+// says); a block that is not a whole program fails.
+func TestGoBlocks(t *testing.T) {
+	ran := 0
+	for _, f := range docFiles {
+		for _, bl := range runnable(t, f, "go") {
+			ran++
+			t.Run(f+":"+strconv.Itoa(bl.line), func(t *testing.T) {
+				r := root(t)
+				// A directory starting with "_" is inside the module but
+				// outside every ./... pattern (vet, test, build).
+				dir, err := os.MkdirTemp(r, "_doctest-")
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer os.RemoveAll(dir)
+				if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(bl.code), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				cmd := exec.Command("go", "run", "./"+filepath.Base(dir))
+				cmd.Dir = r
+				cmd.Env = cleanEnv()
+				out, err := cmd.CombinedOutput()
+				if err != nil {
+					t.Fatalf("%v\n--- output:\n%s", err, out)
+				}
+			})
+		}
+	}
+	if ran == 0 {
+		t.Fatal("no go block ran: the README lost its Go example, or the parser broke")
 	}
 }
