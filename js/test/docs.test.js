@@ -98,8 +98,10 @@ const CHECKS = {
       async check({ context, shipped, refused, webmcp }) {
         assert.equal(context.context.recordsTotal, 48);
         assert.equal(shipped.ok, true, JSON.stringify(shipped));
+        assert.equal(shipped.snapshot, "s2");
         assert.deepEqual(shipped.after.records.changed.map((/** @type {any} */ r) => [r.id, r.fields.status]), [["SO-1001", "Shipped"]]);
         assert.equal(refused.error.code, "capability_unavailable");
+        assert.equal(refused.error.param, "capability");
         assert.equal(refused.error.message, "Only orders that are ready to ship can be shipped");
         assert.equal(webmcp.exposed, false, "Node has no modelContext");
         // exposeToExtension ran after it: an extension's content script connects.
@@ -115,6 +117,7 @@ const CHECKS = {
       names: ["pinhole", "result", "webmcp", "auditLog"],
       async check({ result, webmcp, auditLog }) {
         assert.equal(result.ok, true, JSON.stringify(result));
+        assert.equal(result.snapshot, "s2");
         assert.deepEqual(result.after.records.changed.map((/** @type {any} */ r) => r.id), ["SO-1001"]);
         assert.ok(auditLog.some((/** @type {any} */ e) => e.op === "prepare"), "onAudit saw the prepare");
         assert.equal(webmcp.exposed, false, "Node has no modelContext");
