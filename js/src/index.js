@@ -1,5 +1,5 @@
 // @pinholectx/pinhole: the JavaScript bridge between an app's frontend store
-// and pinhole.wasm (DESIGN §1). createPinhole loads the module, keeps its
+// and pinhole.wasm (docs/context-model.md). createPinhole loads the module, keeps its
 // snapshot in step with the store (reading only declared paths, sending a
 // JSON Patch when it can), and answers agents: describe, execute, subscribe.
 // This entry point depends on no framework; store adapters live in

@@ -42,6 +42,8 @@ async function main(): Promise<void> {
   const off = pinhole.subscribe((e) => void e.snapshot);
   off();
   const h = pinhole.exposeWebMCP();
+  const why: string | undefined = h.exposed ? undefined : h.reason;
+  void why;
   await h.ready;
   h.dispose();
   pinhole.exposeToExtension().dispose();
