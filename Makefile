@@ -46,6 +46,7 @@ test-go: check-generated vet $(WASM)
 -include web/web.mk
 -include cmd/worker/worker.mk
 -include web/bench/bench.mk
+-include web/examples/examples.mk
 
 test: $(TEST_TARGETS)
 
