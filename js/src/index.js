@@ -24,6 +24,7 @@ export { DEFAULT_MAX_PATCH_OPS } from "./sync.js";
 // The public types, declared once in types.ts.
 /** @typedef {import('./types.js').PinholeOptions} PinholeOptions */
 /** @typedef {import('./types.js').Pinhole} Pinhole */
+/** @typedef {import('./types.js').PinholeState} PinholeState */
 /** @typedef {import('./types.js').PinholeError} PinholeError */
 /** @typedef {import('./types.js').AuditEvent} AuditEvent */
 /** @typedef {import('./types.js').WasmSource} WasmSource */
