@@ -6,9 +6,10 @@
 #   make test-examples  build web/examples/vite-react (Vite + React + Zustand)
 #                       and web/examples/webpack (webpack 5 + Redux Toolkit)
 #                       from the tarball, fail on any bundler warning, and
-#                       drive both in headless Chromium
+#                       and web/examples/script-tag (one classic script,
+#                       esbuild IIFE), and drive all three in headless Chromium
 TEST_TARGETS += test-pack test-examples
-EXAMPLES := vite-react webpack
+EXAMPLES := vite-react webpack script-tag
 EXAMPLE_STAMPS := $(EXAMPLES:%=web/examples/%/node_modules/.package-lock.json)
 
 .PHONY: test-pack test-examples examples-deps

@@ -2,7 +2,8 @@
 // tarball, is built by its real tool (the build fails this test on any
 // warning line), served as static files, and driven in headless Chromium:
 // the agent sees the least-exposure context, executes a capability, gets
-// `after`, and the page shows the app's store changed. The Vite app is also
+// `after`, and the page shows the app's store changed. script-tag is the
+// page without modules: an IIFE bundle that finds pinhole.wasm beside it. The Vite app is also
 // run under Vite's dev server, where React's StrictMode mounts twice: the
 // module is still fetched once. `make test-examples` installs and runs it.
 import { after, before, test } from "node:test";
@@ -104,7 +105,7 @@ async function agentRound(url) {
 
 test("each example depends on this version's tarball, and its lockfile leaves the tarball's integrity out", () => {
   const version = JSON.parse(readFileSync(resolve(examples, "../../js/package.json"), "utf8")).version;
-  for (const name of ["vite-react", "webpack"]) {
+  for (const name of ["vite-react", "webpack", "script-tag"]) {
     const pkg = JSON.parse(readFileSync(join(examples, name, "package.json"), "utf8"));
     assert.equal(pkg.dependencies["@pinholectx/pinhole"], `file:../../../build/pinholectx-pinhole-${version}.tgz`, name);
     const lock = JSON.parse(readFileSync(join(examples, name, "package-lock.json"), "utf8"));
@@ -115,7 +116,7 @@ test("each example depends on this version's tarball, and its lockfile leaves th
   }
 });
 
-for (const name of ["vite-react", "webpack"]) {
+for (const name of ["vite-react", "webpack", "script-tag"]) {
   test(`${name}: the build emits pinhole.wasm without a warning, and the agent describes, ships and gets after in Chromium`, async () => {
     build(name);
     const server = await serve(join(examples, name, "dist"));
