@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -107,4 +107,21 @@ test("the demo's own esbuild build (web/build.mjs, ESM and IIFE entries) prints 
   const out = r.stdout + r.stderr;
   assert.match(out, /dist\/extension\/content\.js/, "esbuild printed no summary: the check would see nothing");
   assert.doesNotMatch(out, /warning/i, out);
+});
+
+test("npm pack without npm ci says what to do (no tsc from PATH, no half-built package)", () => {
+  const root = mkdtempSync(join(tmpdir(), "pinhole-nodeps-"));
+  try {
+    const js = join(root, "js");
+    for (const f of ["package.json", "tsconfig.json", "README.md", "src", "scripts"]) {
+      cpSync(join(repo, "js", f), join(js, f), { recursive: true });
+    }
+    cpSync(join(repo, "build/pinhole.wasm"), join(root, "build/pinhole.wasm"));
+    const r = spawnSync("npm", ["pack", "--loglevel=error"], { cwd: js, encoding: "utf8" });
+    assert.notEqual(r.status, 0, "npm pack succeeded without the package's TypeScript");
+    assert.match(r.stderr, /typescript is not installed: run `npm ci` in js\/ first \(`make pack` does both\)/, r.stderr);
+    assert.ok(!existsSync(join(js, "pinhole.wasm")), "a failed prepack left a copy of the module behind");
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
 });
