@@ -1,7 +1,8 @@
 // The steps around `npm pack` (package.json prepack/postpack). prepack
 // builds the declarations with the TypeScript of this package's own
 // devDependencies (never a tsc found on PATH), copies the module from
-// ../build/pinhole.wasm and the repository's LICENSE into the package;
+// ../build/pinhole.wasm and the repository's LICENSE and
+// THIRD_PARTY_NOTICES.md into the package;
 // postpack removes the copies, so a checkout never runs a stale module by
 // accident. `make pack` runs npm ci first and writes the tarball to build/.
 import { copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -13,7 +14,8 @@ import { fileURLToPath } from "node:url";
 const pkg = dirname(dirname(fileURLToPath(import.meta.url)));
 const repo = dirname(pkg);
 const record = join(pkg, ".packed-copies.json");
-const copies = [[join(repo, "build", "pinhole.wasm"), join(pkg, "pinhole.wasm")], [join(repo, "LICENSE"), join(pkg, "LICENSE")]];
+const copies = [[join(repo, "build", "pinhole.wasm"), join(pkg, "pinhole.wasm")]];
+for (const f of ["LICENSE", "THIRD_PARTY_NOTICES.md"]) copies.push([join(repo, f), join(pkg, f)]);
 
 /** fail prints what to do and exits non-zero. */
 function fail(msg) {

@@ -36,8 +36,11 @@ test("the tarball holds the module, the sources, the declarations and the docs, 
     "types/index.d.ts", "types/adapters/react.d.ts", "types/extension.d.ts"]) {
     assert.ok(files.includes(f), `${f} is not in the tarball`);
   }
-  if (existsSync(join(repo, "LICENSE"))) assert.ok(files.includes("LICENSE"), "LICENSE is not in the tarball");
-  const stray = files.filter((f) => !/^(package\.json|README\.md|LICENSE|pinhole\.wasm|src\/.+\.(js|ts)|types\/.+\.d\.ts)$/.test(f));
+  for (const f of ["LICENSE", "THIRD_PARTY_NOTICES.md"]) {
+    assert.ok(files.includes(f), `${f} is not in the tarball`);
+    assert.equal(execFileSync("tar", ["xzOf", tgz, `package/${f}`], { encoding: "utf8" }), readFileSync(join(repo, f), "utf8"), f);
+  }
+  const stray = files.filter((f) => !/^(package\.json|README\.md|LICENSE|THIRD_PARTY_NOTICES\.md|pinhole\.wasm|src\/.+\.(js|ts)|types\/.+\.d\.ts)$/.test(f));
   assert.deepEqual(stray, [], "files the package should not ship");
   const wasm = execFileSync("tar", ["xzOf", tgz, "package/pinhole.wasm"], { maxBuffer: 1 << 26 });
   assert.deepEqual(wasm, readFileSync(join(repo, "build/pinhole.wasm")), "the packed module is not build/pinhole.wasm");
