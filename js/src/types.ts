@@ -253,6 +253,14 @@ export interface Pinhole {
   dispose(): void;
 }
 
+/** What usePinhole and useProvidedPinhole (`@pinholectx/pinhole/react`)
+ * answer: both null while the module loads, then the bridge, or what
+ * createPinhole threw. */
+export interface PinholeState {
+  pinhole: Pinhole | null;
+  error: unknown;
+}
+
 /** What the agent hand-offs (WebMCP, the extension channel) use of a
  * bridge: the agent-facing calls and the bounds tool schemas quote. */
 export interface AgentSurface {
