@@ -17,6 +17,13 @@ const (
 	EnvMaxResponse    = "PINHOLE_MAX_RESPONSE_BYTES" // answer bound in bytes, a batch's answers together
 	EnvMaxBatch       = "PINHOLE_MAX_BATCH"          // requests in one /v1/session batch
 	EnvManifests      = "PINHOLE_MANIFESTS"          // JSON object: manifest id → manifest
+	// EnvInstance set to "request" gives every request a Go instance of
+	// its own (entry.mjs); unset, one instance serves the isolate.
+	EnvInstance = "PINHOLE_INSTANCE"
+	// EnvTestFaults set to "1" enables the fault-injection endpoints
+	// under /__test/ (fault_js.go). Only the workerd tests set it; a
+	// deployment never should (wrangler.jsonc does not bind it).
+	EnvTestFaults = "PINHOLE_TEST_FAULTS"
 )
 
 // Ceilings and floors of the settings. A Workers isolate has 128 MB and a
@@ -82,7 +89,11 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 // when the configuration is invalid, one that answers every request with a
 // 500 naming the faulty setting.
 func handlerFromEnv(getenv func(string) string) http.Handler {
-	cfg, err := ConfigFromEnv(getenv)
+	return handlerFor(ConfigFromEnv(getenv))
+}
+
+// handlerFor is the handler for a configuration ConfigFromEnv returned.
+func handlerFor(cfg Config, err error) http.Handler {
 	if err != nil {
 		msg := "the Worker is misconfigured: " + err.Error()
 		return http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {

@@ -120,16 +120,7 @@ var routes = map[string]route{
 // body size before any endpoint sees it.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	hd := w.Header()
-	hd.Set("Cache-Control", "no-store")
-	hd.Set("X-Content-Type-Options", "nosniff")
-	origin := r.Header.Get("Origin")
-	allowed := origin != "" && slices.Contains(h.cfg.AllowedOrigins, origin)
-	if len(h.cfg.AllowedOrigins) > 0 {
-		hd.Add("Vary", "Origin")
-	}
-	if allowed {
-		hd.Set("Access-Control-Allow-Origin", origin)
-	}
+	allowed := commonHeaders(hd, r, h.cfg.AllowedOrigins)
 	rt, ok := routes[r.URL.Path]
 	if !ok {
 		writeError(w, http.StatusNotFound, wire.CodeInvalidRequest, "path", "no endpoint at this path; endpoints are /v1/describe, /v1/session, /v1/lint, /v1/version, /healthz")
@@ -174,6 +165,23 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	rt.serve(h, w, body, mt)
+}
+
+// commonHeaders sets the headers every answer carries: no-store, nosniff
+// and, for an allowed origin, CORS. It reports whether the request's
+// origin is allowed.
+func commonHeaders(hd http.Header, r *http.Request, origins []string) bool {
+	hd.Set("Cache-Control", "no-store")
+	hd.Set("X-Content-Type-Options", "nosniff")
+	origin := r.Header.Get("Origin")
+	allowed := origin != "" && slices.Contains(origins, origin)
+	if len(origins) > 0 {
+		hd.Set("Vary", "Origin")
+	}
+	if allowed {
+		hd.Set("Access-Control-Allow-Origin", origin)
+	}
+	return allowed
 }
 
 // mediaType returns the media type of a Content-Type when it is one of
@@ -290,8 +298,8 @@ type configError string
 func (e configError) Error() string { return string(e) }
 
 // manifests parses the bound manifests. A fresh parse per call keeps the
-// handler free of shared mutable state (the Worker runs one instance per
-// request anyway).
+// handler free of shared mutable state: one Go instance serves many
+// requests, some at once.
 func (h *Handler) manifests() (*jsonval.Value, error) {
 	if h.cfg.Manifests == "" {
 		return jsonval.NewObject(), nil

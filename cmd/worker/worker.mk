@@ -24,6 +24,7 @@ $(WORKER_NPM): cmd/worker/package.json cmd/worker/package-lock.json
 
 worker: $(WASM)
 	$(GO) run github.com/syumai/workers/cmd/workers-assets-gen -mode=go -o $(WORKER_DIR)
+	rm -f $(WORKER_DIR)/worker.mjs $(WORKER_DIR)/runtime.mjs
 	GOOS=js GOARCH=wasm $(GO) build $(WORKER_GOFLAGS) -o $(WORKER_DIR)/app.wasm ./cmd/worker
 	cp cmd/worker/entry.mjs cmd/worker/workerd.capnp $(WORKER_DIR)/
 	@sep=; { printf '{'; for m in $(WORKER_MANIFESTS); do \

@@ -4,7 +4,7 @@
 #   ../../cmd/worker/node_modules/.bin/workerd serve workerd.capnp --socket-addr http=127.0.0.1:8787
 # Vars and secrets come from the environment of the workerd process
 # (PINHOLE_KEY, PINHOLE_ALLOWED_ORIGINS, PINHOLE_MAX_BODY_BYTES,
-# PINHOLE_MAX_RESPONSE_BYTES, PINHOLE_MAX_BATCH, PINHOLE_MANIFESTS, which
+# PINHOLE_MAX_RESPONSE_BYTES, PINHOLE_MAX_BATCH, PINHOLE_INSTANCE, PINHOLE_MANIFESTS, which
 # overrides the manifests bundled in manifests.json); the assets/ directory is served as static assets.
 using Workerd = import "/workerd/workerd.capnp";
 
@@ -19,8 +19,6 @@ const config :Workerd.Config = (
 const pinhole :Workerd.Worker = (
   modules = [
     (name = "entry.mjs", esModule = embed "entry.mjs"),
-    (name = "worker.mjs", esModule = embed "worker.mjs"),
-    (name = "runtime.mjs", esModule = embed "runtime.mjs"),
     (name = "wasm_exec.js", esModule = embed "wasm_exec.js"),
     (name = "app.wasm", wasm = embed "app.wasm"),
     (name = "manifests.json", json = embed "manifests.json"),
@@ -33,6 +31,9 @@ const pinhole :Workerd.Worker = (
     (name = "PINHOLE_MAX_RESPONSE_BYTES", fromEnvironment = "PINHOLE_MAX_RESPONSE_BYTES"),
     (name = "PINHOLE_MAX_BATCH", fromEnvironment = "PINHOLE_MAX_BATCH"),
     (name = "PINHOLE_MANIFESTS", fromEnvironment = "PINHOLE_MANIFESTS"),
+    (name = "PINHOLE_INSTANCE", fromEnvironment = "PINHOLE_INSTANCE"),
+    # Test only: the fault-injection endpoints (main_js.go, fault_js.go).
+    (name = "PINHOLE_TEST_FAULTS", fromEnvironment = "PINHOLE_TEST_FAULTS"),
     (name = "ASSETS", service = "assets"),
   ],
 );
