@@ -43,9 +43,8 @@ try {
 const out = {
   date: new Date().toISOString(), loadAverageAtStart: loadavg(), tokenizer: TOKENIZER, chromium: browser.version(),
   seconds: Math.round((Date.now() - started) / 1000), partial: !!only,
-  tasks: tasks.map((t) => ({ name: t.name, ask: t.ask, orders: t.orders })), results,
+  tasks: tasks.map((t) => ({ name: t.name, ask: t.ask, orders: t.orders, how: t.how })), results,
 };
 mkdirSync(outDir, { recursive: true });
 writeFileSync(join(outDir, "bench-tasks.json"), JSON.stringify(out, null, 1) + "\n");
 log("wrote build/bench-tasks.json");
-if (results.some((r) => !r.success)) process.exitCode = 1;
