@@ -50,11 +50,28 @@ function rowsOf(data) {
 
 const done = (r) => (r ? (r.success ? "yes" : `**no** (${r.failure})`) : "–");
 
-/** mainTable is the per-task table with its totals row. */
-function mainTable(data) {
+/** wrapText breaks a paragraph into lines of at most 76 characters. */
+function wrapText(text) {
+  const lines = [];
+  let line = "";
+  for (const w of text.split(/\s+/)) {
+    if (line && line.length + 1 + w.length > 76) { lines.push(line); line = w; } else line = line ? `${line} ${w}` : w;
+  }
+  if (line) lines.push(line);
+  return lines.join("\n");
+}
+
+/** median of a list of numbers. */
+function median(xs) {
+  const s = xs.slice().sort((a, b) => a - b);
+  return s.length ? (s[(s.length - 1) >> 1] + s[s.length >> 1]) / 2 : NaN;
+}
+
+/** mainTable is the per-task table with its totals row; short names only when brief. */
+function mainTable(data, brief = false) {
   const D = totals(data.results, "dom"), P = totals(data.results, "pinhole");
   const rows = rowsOf(data).map(({ t, dom, ph }) => [
-    `\`${t.name}\`: ${t.ask}`, int(t.orders),
+    brief ? `\`${t.name}\`` : `\`${t.name}\`: ${t.ask}`, int(t.orders),
     dom ? int(dom.tokens) : "–", dom ? int(dom.steps) : "–", done(dom), dom ? int(dom.sensitive) : "–",
     ph ? int(ph.tokens) : "–", ph ? int(ph.steps) : "–", done(ph), ph ? int(ph.sensitive) : "–",
     dom && ph ? ratio(dom.tokens / ph.tokens) : "–",
@@ -76,11 +93,13 @@ function headline(data) {
   const fewer = pairs.filter((x) => x.ph.tokens < x.dom.tokens).length;
   const more = pairs.filter((x) => x.ph.tokens > x.dom.tokens).map((x) => `\`${x.t.name}\``);
   const kinds = (k) => Object.entries(k).map(([what, n]) => `${int(n)} ${what}`).join(", ") || "none";
-  return `Over the ${data.tasks.length} tasks the DOM agent read ${int(D.tokens)} tokens in ${int(D.steps)} steps and ` +
+  const perTask = median(pairs.map((x) => x.dom.tokens / x.ph.tokens));
+  return wrapText(`Over the ${data.tasks.length} tasks the DOM agent read ${int(D.tokens)} tokens in ${int(D.steps)} steps and ` +
     `finished ${D.done} of ${D.tasks}; the Pinhole agent read ${int(P.tokens)} tokens in ${int(P.steps)} steps and finished ` +
-    `${P.done} of ${P.tasks} (${ratio(D.tokens / P.tokens)} fewer tokens, ${ratio(D.steps / P.steps)} fewer steps in total). ` +
+    `${P.done} of ${P.tasks} (${ratio(D.tokens / P.tokens)} fewer tokens, ${ratio(D.steps / P.steps)} fewer steps in total; ` +
+    `the median task took ${ratio(perTask)} fewer tokens). ` +
     `Pinhole read fewer tokens in ${fewer} of ${pairs.length} tasks${more.length ? `, more in ${more.join(", ")}` : ""}. ` +
-    `Sensitive values seen (distinct per task, summed): DOM agent ${int(D.sensitive)} (${kinds(D.kinds)}); Pinhole agent ${int(P.sensitive)}.`;
+    `Sensitive values seen (distinct per task, summed): DOM agent ${int(D.sensitive)} (${kinds(D.kinds)}); Pinhole agent ${int(P.sensitive)}.`);
 }
 
 /** when says when and where the run was made. */
@@ -97,7 +116,11 @@ export function tasksSection(data = readTasks()) {
   if (!data) return "## What an agent spends to finish a task\n\nnot run (`make bench-tasks` writes build/bench-tasks.json).\n";
   const how = table(["task", "DOM agent (aria snapshot, refs)", "Pinhole agent (contexts, capabilities)"],
     data.tasks.map((t) => [`\`${t.name}\``, t.how?.dom ?? "", t.how?.pinhole ?? ""]));
-  const largest = rowsOf(data).find((x) => x.t.name === "largest-total-1000");
+  const pick = (name) => rowsOf(data).find((x) => x.t.name === name && x.dom && x.ph);
+  const vs = (name) => {
+    const x = pick(name);
+    return x ? ` (Pinhole ${int(x.ph.tokens)} tokens, DOM agent ${int(x.dom.tokens)})` : "";
+  };
   return `## What an agent spends to finish a task
 
 ${mainTable(data)}
@@ -139,11 +162,20 @@ acts.
 
 ${how}
 
-Where Pinhole costs more: the manifest declares no sort or filter
-capability, so finding the largest total among 1,000 orders means reading
-every record${largest?.dom && largest?.ph ? ` (${int(largest.ph.tokens)} tokens against ${int(largest.dom.tokens)} for one sort in the console)` : ""}; every
-describe also repeats \`recordIds\` (up to 1,000 ids). A tool for sorting,
-or a smaller id list on paging requests, would remove most of it.
+Where Pinhole costs more: the manifest declares no sort, filter or search
+capability, so the Pinhole agent reads records to find one: the largest total
+among 1,000 orders means reading every record${vs("largest-total-1000")}, and
+finding a customer's order means a window of 50 records, where the DOM agent
+pages and stops at the row${vs("why-not-shippable")}. Every describe also
+repeats \`recordIds\` (up to 1,000 ids). A sort capability in the manifest, or
+a smaller id list on paging requests, would remove most of it.
+
+Where the DOM agent costs more: what the list does not show (notes are
+only in the side panel) means opening every order${vs("find-note-mentions")},
+and the side panel shows the customer's e-mail, phone, address, card and the
+internal note; reaching a row far down means paging${vs("page-to-last-1000")};
+every redraw invalidates the refs of the last snapshot, so each action is
+followed by another snapshot.
 `;
 }
 
@@ -156,9 +188,10 @@ export function tasksSummary(data = readTasks()) {
   return `What an agent spends to finish a task on the demo, per task and in
 total: a scripted agent reading Playwright's aria snapshot and acting
 through its refs, against one reading Pinhole contexts and executing
-capabilities (strategies, method and run in [BENCHMARKS.md](BENCHMARKS.md)):
+capabilities (the tasks, strategies, method and run in
+[BENCHMARKS.md](BENCHMARKS.md)):
 
-${mainTable(data)}
+${mainTable(data, true)}
 
 ${headline(data)}
 `;
