@@ -148,7 +148,7 @@ a language model) following the best strategy its interface allows:
   calls); it reads every answer, including the \`after\` of an execute.
 
 "Tokens read": everything the agent received (snapshots; describe and
-execute answers as text). "Steps": observations plus actions. "Done": checked
+execute answers as text); neither agent's tool definitions are counted. "Steps": observations plus actions. "Done": checked
 afterwards against the app's store and backend (order statuses and
 carriers, the open side panel, the notices of refunds and exports) and the
 agent's answer against the real data, never self-reported. "Sensitive values
