@@ -41,6 +41,8 @@ for (const name of ["ship-customer-order", "refund-after-error", "stale-snapshot
       assert.ok(r.steps >= 2 && r.tokens > 0, "the agent read and acted");
       if (agent === "pinhole") assert.equal(r.sensitive, 0, "a planted value reached the Pinhole agent");
       if (name === "stale-snapshot" && agent === "pinhole") assert.equal(r.answer.error, "stale_snapshot");
+      // The side panel shows the customer's e-mail, phone, street, card and internal note: the count must see them.
+      if (name === "refund-after-error" && agent === "dom") assert.ok(r.sensitiveKinds["card number"] === 1 && r.sensitive >= 5, JSON.stringify(r.sensitiveKinds));
     });
   }
 }
