@@ -8,9 +8,17 @@
 #   make bench-report    rewrite BENCHMARKS.md from the outputs already in build/
 # BENCH_QUICK=1 runs a few samples only (a smoke test of the scripts).
 
-BENCH_TARGETS += bench-compare
+#   make bench-tasks     the task benchmark (web/bench/tasks.mjs): twelve tasks on
+#                        the demo, each solved by an aria-snapshot agent and a
+#                        Pinhole agent; writes build/bench-tasks.json and the
+#                        table at the top of BENCHMARKS.md and README.md
+#   make test-tasks      three of those tasks with both agents must succeed
+#                        (part of make test; no figure is asserted)
 
-.PHONY: bench-compare bench-report
+BENCH_TARGETS += bench-tasks bench-compare
+TEST_TARGETS += test-tasks
+
+.PHONY: bench-compare bench-report bench-tasks test-tasks
 
 # Under `make bench` the comparison runs after the benchmarks listed before it,
 # so the report folds in their fresh outputs (also with make -j).
@@ -24,3 +32,10 @@ bench-compare: $(WASM) web-build web-chromium
 
 bench-report:
 	node web/bench/report.mjs
+
+bench-tasks: $(WASM) web-build web-chromium
+	node web/bench/tasks-run.mjs
+	node web/bench/tasks-report.mjs
+
+test-tasks: $(WASM) web-build web-chromium
+	cd web && node --test --test-concurrency=1 --test-timeout=240000 test/tasks.test.mjs

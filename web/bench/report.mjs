@@ -11,6 +11,7 @@ import { cpus, loadavg, totalmem } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { summarize } from "./measure.mjs";
+import { tasksSection, wrap } from "./tasks-report.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, "../..");
@@ -368,6 +369,8 @@ function chart() {
 const M = machine();
 const out = [];
 out.push(`# Benchmarks
+
+${wrap(tasksSection())}
 
 Written by \`make bench\` (web/bench/report.mjs) from the outputs of every
 benchmark in the repository; do not edit by hand. Reproduce with \`make bench\`
