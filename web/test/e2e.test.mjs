@@ -156,10 +156,13 @@ async function assertFits(page, where) {
   const measure = () => page.evaluate(() => {
     const box = (id) => document.getElementById(id).getBoundingClientRect().toJSON();
     const dialog = document.querySelector("[role=dialog]")?.getBoundingClientRect().toJSON();
-    return { scrollWidth: document.documentElement.scrollWidth, innerWidth, agent: box("agent"), console: box("console"), dialog };
+    const table = document.querySelector(".tablewrap");
+    return { scrollWidth: document.documentElement.scrollWidth, innerWidth, agent: box("agent"), console: box("console"), dialog,
+      table: [table.scrollWidth, table.clientWidth] };
   });
   let m = await measure();
   assert.ok(m.scrollWidth <= m.innerWidth, `the page is ${m.scrollWidth} px wide in a ${m.innerWidth} px viewport`);
+  assert.ok(m.table[0] <= m.table[1], `the orders table needs ${m.table[0]} px of ${m.table[1]}`);
   assert.ok(m.agent.left >= 0 && m.agent.right <= m.innerWidth + 0.5, `agent panel ${JSON.stringify(m.agent)}`);
   if (where === "beside") {
     assert.ok(m.agent.left >= m.console.right - 0.5 && m.agent.top < 100, `agent panel not beside the console: ${JSON.stringify(m)}`);
@@ -299,16 +302,21 @@ describe("the demo in headless Chromium", { concurrency: CONCURRENCY }, () => {
   });
 
   demoTest("screenshots of the demo and the agent panel, and the DOM snapshot comparison", async ({ page, received }) => {
-    await page.evaluate(() => demo.app.act.open("SO-1005"));
-    await page.waitForFunction(() => document.querySelector("#summary").textContent.includes("DOM snapshot"));
-    await page.waitForFunction(() => document.querySelector("#ids .onscreen"));
-    await page.evaluate(() => { // the DOM snapshot at its first sensitive value
+    const scrollToLeak = () => page.evaluate(() => { // the DOM snapshot at its first sensitive value
       const dom = document.querySelector("#dom");
       dom.scrollTop = dom.querySelector("mark.leak").offsetTop - dom.offsetTop - 40;
     });
+    // The default view, as a visitor first sees it.
+    await page.waitForFunction(() => document.querySelector("#ids .onscreen"));
+    await scrollToLeak();
     await page.screenshot({ path: join(results, "demo.png") });
     await page.locator("#agent").screenshot({ path: join(results, "agent-panel.png") });
     if (process.env.UPDATE_SCREENSHOT) copyFileSync(join(results, "demo.png"), join(web, "screenshot.png"));
+    // With an order's side panel open, the screen holds more.
+    await page.evaluate(() => demo.app.act.open("SO-1005"));
+    await page.waitForFunction(() => /card number/.test(document.querySelector("#domlets").textContent));
+    await scrollToLeak();
+    await page.screenshot({ path: join(results, "demo-detail.png") });
 
     // What a DOM snapshot, Playwright's aria snapshot and the CDP accessibility
     // tree of the same console hold, against the context.
