@@ -5,7 +5,10 @@
 // the ship action produce the right after, WebMCP tools appear through
 // @mcp-b/webmcp-polyfill, the example extension reads the context, a
 // cross-origin iframe gets nothing, planted sensitive values reach no agent,
-// and the conformance vectors replay byte for byte.
+// and the conformance vectors replay byte for byte. The page itself: the
+// agent panel's default view and its counts, the console's behaviour
+// (params, refund form, Escape and focus, busy indicator, load errors) and
+// its layout at 1024 and 390 px.
 //
 // Every test opens the demo in a browser context of its own (demoTest) and
 // can run alone: `make test-web-isolated` runs each one by itself. Tests
@@ -495,6 +498,22 @@ describe("the demo in headless Chromium", { concurrency: CONCURRENCY }, () => {
     assert.equal(await page.isEnabled("#big"), true);
     assert.equal(await page.evaluate(() => document.documentElement.dataset.busy), undefined);
     await page.waitForFunction(() => /1,000 of 10,000 ids/.test(document.querySelector("#summary").textContent));
+  });
+
+  demoTest("the overview scans at most 200 rendered rows for sensitive values", async ({ page }) => {
+    // The benchmarks make the page render every row; the overview must not scan thousands on each change.
+    const summary = await page.evaluate(async () => {
+      demo.app.store.setState((s) => ({ ...s, orders: { ...s.orders, pageSize: 48 } }), true);
+      await demo.panel.refresh();
+      const all = document.querySelector("#summary").textContent;
+      demo.app.backend.load(300);
+      demo.app.store.setState((s) => ({ ...s, orders: { ...s.orders, page: 1, pageSize: 300, items: demo.app.backend.query() } }), true);
+      await demo.panel.refresh();
+      return [all, document.querySelector("#summary").textContent];
+    });
+    assert.match(summary[0], /^DOM snapshot: 48 of 48 orders, \d+ sensitive values · Pinhole context: 48 of 48 ids, 0 sensitive values$/);
+    assert.equal(summary[1], "DOM snapshot: 300 of 300 orders, not scanned above 200 rows · Pinhole context: 300 of 300 ids, 0 sensitive values");
+    assert.equal(await page.locator("#dom mark.leak").count(), 0);
   });
 
   test("a failed module load shows the error in the agent panel", async () => {
