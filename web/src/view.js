@@ -48,6 +48,8 @@ export function mountConsole(root, { store, backend, act }) {
     const s = store.getState();
     if (s.ui.selected !== formFor) { formError = ""; formAmount = ""; formFor = s.ui.selected; }
     const keep = focusKey(root);
+    const at = document.activeElement;
+    const focusHere = !at || at === document.body || root.contains(at);
     const { items, page, pageSize, filter, sort } = s.orders;
     const pages = Math.max(1, Math.ceil(items.length / pageSize));
     const rows = items.slice((page - 1) * pageSize, page * pageSize);
@@ -116,10 +118,11 @@ ${sel ? `
 </aside>` : ""}`;
     const open = sel ? sel.number : null;
     if (open && open !== shownDetail) {
-      // The side panel is a modal dialog: focus moves into it when it opens.
+      // The side panel is a modal dialog over the console: focus moves into
+      // it when it opens (unless it is in the agent panel beside the console).
       if (!shownDetail) opener = keep || `a[data-open="${CSS.escape(open)}"]`;
-      /** @type {HTMLElement} */ (root.querySelector("#close")).focus();
-    } else if (!open && shownDetail) {
+      if (focusHere) /** @type {HTMLElement} */ (root.querySelector("#close")).focus();
+    } else if (!open && shownDetail && focusHere) {
       // ...and back to what opened it (or the order's row) when it closes.
       const back = /** @type {HTMLElement | null} */ (root.querySelector(opener) ?? root.querySelector(`a[data-open="${CSS.escape(shownDetail)}"]`));
       back?.focus();
@@ -177,17 +180,19 @@ ${sel ? `
     const t = /** @type {HTMLInputElement} */ (e.target);
     if (t.name === "amount") formAmount = t.value;
   });
-  // Escape closes the side panel; Tab stays inside it while it is open (aria-modal).
+  // Escape closes the side panel; Tab stays inside it while it is open
+  // (aria-modal). The dialog covers the console only: keys pressed in the
+  // agent panel beside it are left alone.
   document.addEventListener("keydown", (e) => {
     const dialog = root.querySelector(".detail");
-    if (!dialog) return;
+    const at = document.activeElement;
+    if (!dialog || !(at === document.body || root.contains(at))) return;
     if (e.key === "Escape") {
       e.preventDefault();
       act.close();
     } else if (e.key === "Tab") {
       const stops = [...dialog.querySelectorAll("a[href], button:not([disabled]), input, select")];
       const first = /** @type {HTMLElement} */ (stops[0]), last = /** @type {HTMLElement} */ (stops[stops.length - 1]);
-      const at = document.activeElement;
       if (!dialog.contains(at) || (e.shiftKey && at === first) || (!e.shiftKey && at === last)) {
         e.preventDefault();
         (e.shiftKey ? last : first).focus();

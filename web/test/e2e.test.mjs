@@ -455,8 +455,19 @@ describe("the demo in headless Chromium", { concurrency: CONCURRENCY }, () => {
     assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("data-open")), "SO-1003", "focus goes back to the link that opened it");
     await page.evaluate(() => demo.pinhole.flush());
     assert.deepEqual((await describe({})).context.regions.map((r) => r.id), ["orders"]);
-    // Opened by the agent, it closes on Escape as well; the backdrop closes it too.
+    // Keys pressed in the agent panel beside the console are its own, and
+    // a side panel the agent opens leaves focus there.
+    await page.focus("#run");
     await page.evaluate(() => demo.app.act.open("SO-1004"));
+    await page.waitForSelector('[role=dialog][aria-label="Order SO-1004"]');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), "run");
+    await page.keyboard.press("Tab");
+    assert.equal(await inDialog(), false, "Tab in the agent panel is pulled into the console's dialog");
+    await page.focus("#run");
+    await page.keyboard.press("Escape");
+    assert.equal(await page.locator("[role=dialog]").count(), 1);
+    // Opened by the agent, it closes on Escape as well; the backdrop closes it too.
+    await page.focus("#close");
     await page.keyboard.press("Escape");
     await page.waitForSelector("[role=dialog]", { state: "detached" });
     await page.evaluate(() => demo.app.act.open("SO-1004"));
