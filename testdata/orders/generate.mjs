@@ -75,7 +75,7 @@ export function makeState(n = 48) {
   const items = [];
   for (let i = 0; i < n; i++) items.push(makeOrder(i));
   return {
-    router: { path: "/orders", title: "Orders", query: { status: "open", page: "1", debug: "trace-7f3a" } },
+    router: { path: "/orders", title: "Orders", query: { status: "all", page: "1", debug: "trace-7f3a" } },
     session: {
       tenant: "acme-shop",
       role: "clerk",
@@ -87,7 +87,6 @@ export function makeState(n = 48) {
       selected: null,
       toasts: [
         { message: "3 orders were updated by another user", kind: "info", origin: "server" },
-        { message: "Carrier must be one of ups, dhl", kind: "error", origin: "validation" },
       ],
     },
     orders: { filter: "all", sort: "-created", page: 1, pageSize: 8, items },

@@ -19,13 +19,22 @@ export function createApp() {
   const toast = (message, kind, origin) =>
     set((s) => ({ ...s, ui: { ...s.ui, toasts: [...s.ui.toasts, { message, kind, origin }].slice(-MAX_TOASTS) } }));
 
+  /**
+   * routed returns s with the router's query following the list: the
+   * status filter and the page are what the URL of a real console would
+   * carry, so the page's params and the list's state always agree.
+   */
+  const routed = (s) => ({
+    ...s, router: { ...s.router, query: { ...s.router.query, status: s.orders.filter, page: String(s.orders.page) } },
+  });
+
   /** refresh re-queries the backend with the current filter and sort. */
   const refresh = (patch = {}) =>
     set((s) => {
       const orders = { ...s.orders, ...patch };
       const items = backend.query(orders.filter, orders.sort);
       const pages = Math.max(1, Math.ceil(items.length / orders.pageSize));
-      return { ...s, orders: { ...orders, items, page: Math.min(orders.page, pages) } };
+      return routed({ ...s, orders: { ...orders, items, page: Math.min(orders.page, pages) } });
     });
 
   const act = {
@@ -40,7 +49,7 @@ export function createApp() {
       refresh({ sort, page: 1 });
     },
     setPage(page) {
-      set((s) => ({ ...s, orders: { ...s.orders, page } }));
+      set((s) => routed({ ...s, orders: { ...s.orders, page } }));
     },
     setRole(role) {
       set((s) => ({ ...s, session: { ...s.session, role } }));

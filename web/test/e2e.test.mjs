@@ -5,7 +5,10 @@
 // the ship action produce the right after, WebMCP tools appear through
 // @mcp-b/webmcp-polyfill, the example extension reads the context, a
 // cross-origin iframe gets nothing, planted sensitive values reach no agent,
-// and the conformance vectors replay byte for byte.
+// and the conformance vectors replay byte for byte. The page itself: the
+// agent panel's default view and its counts, the console's behaviour
+// (params, refund form, Escape and focus, busy indicator, load errors) and
+// its layout at 1024 and 390 px.
 //
 // Every test opens the demo in a browser context of its own (demoTest) and
 // can run alone: `make test-web-isolated` runs each one by itself. Tests
@@ -128,10 +131,11 @@ async function assertNothingPlanted(d) {
  * the page let out.
  * @param {string} name
  * @param {(d: Demo) => Promise<void>} fn
+ * @param {{width: number, height: number}} [viewport] 1500×940 unless given
  */
-function demoTest(name, fn) {
+function demoTest(name, fn, viewport = { width: 1500, height: 940 }) {
   test(name, async () => {
-    const context = await browser.newContext({ viewport: { width: 1500, height: 940 } });
+    const context = await browser.newContext({ viewport });
     try {
       const d = await openDemo(context);
       await fn(d);
@@ -143,6 +147,42 @@ function demoTest(name, fn) {
 }
 
 const ids = (records) => records.map((r) => r.id);
+
+/**
+ * assertFits checks that the page is no wider than the viewport, with the
+ * side panel closed and open, and that the agent panel lies within the
+ * viewport's width, beside the console or below it.
+ * @param {import("playwright-core").Page} page
+ * @param {"beside" | "below"} where
+ */
+async function assertFits(page, where) {
+  const measure = () => page.evaluate(() => {
+    const box = (id) => document.getElementById(id).getBoundingClientRect().toJSON();
+    const dialog = document.querySelector("[role=dialog]")?.getBoundingClientRect().toJSON();
+    const table = document.querySelector(".tablewrap");
+    return { scrollWidth: document.documentElement.scrollWidth, innerWidth, agent: box("agent"), console: box("console"), dialog,
+      table: [table.scrollWidth, table.clientWidth] };
+  });
+  let m = await measure();
+  assert.ok(m.scrollWidth <= m.innerWidth, `the page is ${m.scrollWidth} px wide in a ${m.innerWidth} px viewport`);
+  assert.ok(m.table[0] <= m.table[1], `the orders table needs ${m.table[0]} px of ${m.table[1]}`);
+  assert.ok(m.agent.left >= 0 && m.agent.right <= m.innerWidth + 0.5, `agent panel ${JSON.stringify(m.agent)}`);
+  if (where === "beside") {
+    assert.ok(m.agent.left >= m.console.right - 0.5 && m.agent.top < 100, `agent panel not beside the console: ${JSON.stringify(m)}`);
+  } else {
+    assert.ok(m.agent.top >= m.console.bottom - 0.5, `agent panel not below the console: ${JSON.stringify(m)}`);
+  }
+  // The summary line is on screen once the panel is scrolled to.
+  await page.locator("#summary").scrollIntoViewIfNeeded();
+  const s = await page.locator("#summary").boundingBox();
+  assert.ok(s && s.x >= 0 && s.x + s.width <= m.innerWidth + 0.5, `summary ${JSON.stringify(s)}`);
+  await page.click('a[data-open="SO-1002"]');
+  await page.waitForSelector("[role=dialog]");
+  m = await measure();
+  assert.ok(m.scrollWidth <= m.innerWidth, `with the side panel open the page is ${m.scrollWidth} px wide`);
+  assert.ok(m.dialog.left >= 0 && m.dialog.right <= m.innerWidth + 0.5, `side panel ${JSON.stringify(m.dialog)}`);
+  await page.keyboard.press("Escape");
+}
 
 describe("the demo in headless Chromium", { concurrency: CONCURRENCY }, () => {
   demoTest("the page loads the module and describe equals the golden context and the Go core", async ({ page, received, readyMs }) => {
@@ -190,7 +230,10 @@ describe("the demo in headless Chromium", { concurrency: CONCURRENCY }, () => {
     assert.equal((await describe({ limit: 51 })).error.code, "limit_exceeds_max");
     assert.equal((await describe({ record: ["SO-9999"] })).error.code, "unknown_record");
 
-    // The same through the agent panel's request form.
+    // The same through the agent panel's request form, one click away.
+    assert.equal(await page.isVisible("#req"), false, "the raw context is folded by default");
+    await page.click("#raw summary");
+    assert.match(await page.textContent("#stats"), /records 1–8 of 48 ·/, "a window of 8 from offset 0 reads 1–8");
     await page.fill("#req [name=record]", "SO-1002");
     await page.fill("#req [name=limit]", "8");
     await page.click("#req button:not([type])");
@@ -202,6 +245,7 @@ describe("the demo in headless Chromium", { concurrency: CONCURRENCY }, () => {
     await page.click("#nextwin");
     await page.waitForFunction(() => document.querySelector("#nextreq").textContent === '{"offset":8,"limit":8}');
     assert.deepEqual(JSON.parse(await page.textContent("#context")).context.recordWindow, { offset: 8, limit: 8, returned: 8, total: 48, next: 16 });
+    assert.match(await page.textContent("#stats"), /records 9–16 of 48 ·/);
     await page.fill("#req [name=offset]", "");
     await page.fill("#req [name=limit]", "");
     await page.click("#req button:not([type])");
@@ -261,20 +305,21 @@ describe("the demo in headless Chromium", { concurrency: CONCURRENCY }, () => {
   });
 
   demoTest("screenshots of the demo and the agent panel, and the DOM snapshot comparison", async ({ page, received }) => {
-    await page.evaluate(() => demo.app.act.open("SO-1005"));
-    await page.check("#compare");
-    await page.waitForSelector("#domside:not([hidden])");
-    await page.waitForFunction(() => document.querySelector("#stats").textContent.includes("DOM snapshot"));
-    await page.evaluate(() => { // show the context part of the answer
-      const pre = document.querySelector("#context");
-      const key = [...pre.querySelectorAll(".key")].find((k) => k.textContent === '"context"');
-      pre.scrollTop = key.offsetTop - pre.offsetTop;
-      const dom = document.querySelector("#dom"); // and the DOM snapshot at its first sensitive value
+    const scrollToLeak = () => page.evaluate(() => { // the DOM snapshot at its first sensitive value
+      const dom = document.querySelector("#dom");
       dom.scrollTop = dom.querySelector("mark.leak").offsetTop - dom.offsetTop - 40;
     });
+    // The default view, as a visitor first sees it.
+    await page.waitForFunction(() => document.querySelector("#ids .onscreen"));
+    await scrollToLeak();
     await page.screenshot({ path: join(results, "demo.png") });
     await page.locator("#agent").screenshot({ path: join(results, "agent-panel.png") });
     if (process.env.UPDATE_SCREENSHOT) copyFileSync(join(results, "demo.png"), join(web, "screenshot.png"));
+    // With an order's side panel open, the screen holds more.
+    await page.evaluate(() => demo.app.act.open("SO-1005"));
+    await page.waitForFunction(() => /card number/.test(document.querySelector("#domlets").textContent));
+    await scrollToLeak();
+    await page.screenshot({ path: join(results, "demo-detail.png") });
 
     // What a DOM snapshot, Playwright's aria snapshot and the CDP accessibility
     // tree of the same console hold, against the context.
@@ -299,10 +344,212 @@ describe("the demo in headless Chromium", { concurrency: CONCURRENCY }, () => {
     }
     assert.ok(figures.comparison.sensitiveInCdpAXTree > 0);
     assert.equal(figures.comparison.sensitiveInContext, 0);
-    const stats = await page.textContent("#stats");
-    assert.match(stats, /sensitive values: \d+ in the DOM snapshot, 0 in the context/);
-    await page.uncheck("#compare");
+    assert.match(await page.textContent("#summary"), /^DOM snapshot: 8 of 48 orders, \d+ sensitive values · Pinhole context: 48 of 48 ids, 0 sensitive values$/);
     await page.click("#close");
+  });
+
+  demoTest("the default view shows the counts, the ids and reasons, and the DOM snapshot's sensitive values without a click", async ({ page, describe }) => {
+    const d = await describe({});
+    // The counts, visible as the page opens.
+    const summary = page.locator("#summary");
+    assert.equal(await summary.isVisible(), true);
+    const m = (await summary.textContent()).match(/^DOM snapshot: 8 of 48 orders, (\d+) sensitive values · Pinhole context: 48 of 48 ids, 0 sensitive values$/);
+    assert.ok(m, await summary.textContent());
+    // The DOM snapshot count is what the test finds in the snapshot itself, each one marked in its pane.
+    const dom = await page.evaluate(() => demo.domSnapshot());
+    const shown = await page.$$eval("tbody tr[data-order]", (rows) => rows.map((r) => r.dataset.order));
+    assert.equal(shown.length, 8);
+    const expected = leaks(dom, plantedValues(initial, initial.orders.items.filter((o) => shown.includes(o.number))));
+    assert.ok(expected.length > 0, "the screen holds sensitive values");
+    assert.equal(Number(m[1]), expected.length);
+    const marked = await page.$$eval("#dom mark.leak", (ms) => ms.map((x) => x.textContent));
+    assert.deepEqual([...new Set(marked)].sort(), expected.map(([v]) => v).sort(), "every sensitive value of the DOM snapshot is marked, nothing else");
+    assert.equal(await page.isVisible("#dom mark.leak >> nth=0"), true);
+    assert.ok(await page.locator("#found mark.leak").count() > 0, "the pane lists the sensitive values above the snapshot");
+    // The context pane: every id, the reasons, nothing marked.
+    assert.equal(await page.locator("#ctxside mark").count(), 0);
+    assert.deepEqual(await page.$$eval("#ids .id", (xs) => xs.map((x) => x.textContent)), d.context.recordIds);
+    assert.deepEqual(await page.$$eval("#ids .onscreen", (xs) => xs.map((x) => x.textContent)), shown);
+    const reasons = await page.textContent("#reasons");
+    for (const u of d.context.unavailable) {
+      assert.ok(reasons.includes(u.reason), `reason missing: ${u.reason}`);
+      if (u.record) assert.ok(reasons.includes(u.record), `record missing: ${u.record}`);
+    }
+    assert.match(await page.textContent("#ctxfigs"), /^48 of 48 ids · records 1–8 of 48 in full · 6 unavailable actions · 0 sensitive values · \d+\.\d KiB$/);
+    assert.match(await page.textContent("#domfigs"), new RegExp(`^8 of 48 orders · ${expected.length} sensitive values · \\d+\\.\\d KiB$`));
+    // What each lets an agent do is said beside the sizes.
+    assert.match(await page.textContent("#ctxlets"), /every one of the 48 orders by id/);
+    assert.match(await page.textContent("#domlets"), /the 8 rows on screen; the other 40 orders are behind the pager/);
+    assert.equal(await page.isVisible("#ctxlets"), true);
+    assert.equal(await page.isVisible("#domlets"), true);
+    // The raw context is folded, one click away.
+    assert.equal(await page.isVisible("#context"), false);
+    await page.click("#raw summary");
+    assert.equal(await page.isVisible("#context"), true);
+    assert.deepEqual(JSON.parse(await page.textContent("#context")), d);
+  });
+
+  demoTest("first load shows no error notice; one appears only after a failed action", async ({ page, describe }) => {
+    assert.equal(await page.locator(".toast.error").count(), 0, "an error notice on first load");
+    assert.deepEqual((await describe({})).context.feedback.filter((f) => f.level === "error"), []);
+    await page.selectOption("#role", "manager");
+    await page.click('a[data-open="SO-1001"]');
+    await page.fill("#refund [name=amount]", "99999");
+    await page.click("#refund button");
+    await page.waitForSelector(".toast.error");
+    assert.match(await page.textContent(".toast.error"), /Refund amount must be between/);
+    assert.equal(await page.locator(".toast.error").count(), 1);
+  });
+
+  demoTest("the page params follow the filter and the pager", async ({ page, describe }) => {
+    let d = await describe({});
+    assert.equal(d.context.page.params.status, d.context.state.filter);
+    for (const filter of ["Ready to ship", "Shipped", "all"]) {
+      await page.selectOption("#filter", filter);
+      await page.evaluate(() => demo.pinhole.flush());
+      d = await describe({});
+      assert.equal(d.context.state.filter, filter);
+      assert.deepEqual(d.context.page.params, { status: filter });
+    }
+    await page.click('nav.pager [data-page="2"]');
+    assert.deepEqual(await page.evaluate(() => demo.app.store.getState().router.query), { status: "all", page: "2", debug: initial.router.query.debug });
+    await page.selectOption("#filter", "On hold"); // a new filter starts at page 1
+    assert.equal(await page.evaluate(() => demo.app.store.getState().router.query.page), "1");
+  });
+
+  demoTest("the refund form keeps the typed amount on a validation error", async ({ page }) => {
+    await page.selectOption("#role", "manager");
+    await page.click('a[data-open="SO-1003"]');
+    await page.fill("#refund [name=amount]", "99999");
+    await page.click("#refund button");
+    await page.waitForSelector("#refund-error:not(:empty)");
+    const amount = page.locator("#refund [name=amount]");
+    assert.equal(await amount.inputValue(), "99999");
+    assert.equal(await amount.getAttribute("aria-invalid"), "true");
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("name")), "amount");
+    // A store change while typing (an agent acting) keeps what is typed, too.
+    await page.fill("#refund [name=amount]", "12.5");
+    await page.evaluate(() => demo.app.act.toast("Another notice", "info", "server"));
+    assert.equal(await amount.inputValue(), "12.5");
+    // A valid amount refunds and clears the field.
+    await page.click("#refund button");
+    await page.waitForFunction(() => document.querySelector("#refund-error").textContent === "");
+    assert.equal(await amount.inputValue(), "");
+    assert.match(await page.textContent(".notices"), /Refunded 12\.50 EUR on SO-1003/);
+  });
+
+  demoTest("Escape closes the side panel; focus moves into it, stays in it and goes back", async ({ page, describe }) => {
+    await page.focus('a[data-open="SO-1003"]');
+    await page.keyboard.press("Enter");
+    await page.waitForSelector('[role=dialog][aria-modal=true][aria-label="Order SO-1003"]');
+    const inDialog = () => page.evaluate(() => !!document.activeElement?.closest("[role=dialog]"));
+    assert.equal(await inDialog(), true, "focus moves into the dialog");
+    for (let i = 0; i < 8; i++) {
+      await page.keyboard.press(i % 2 ? "Shift+Tab" : "Tab");
+      assert.equal(await inDialog(), true, `focus left the modal dialog after ${i + 1} presses`);
+    }
+    for (let i = 0; i < 6; i++) await page.keyboard.press("Tab");
+    assert.equal(await inDialog(), true);
+    await page.keyboard.press("Escape");
+    await page.waitForSelector("[role=dialog]", { state: "detached" });
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("data-open")), "SO-1003", "focus goes back to the link that opened it");
+    await page.evaluate(() => demo.pinhole.flush());
+    assert.deepEqual((await describe({})).context.regions.map((r) => r.id), ["orders"]);
+    // Keys pressed in the agent panel beside the console are its own, and
+    // a side panel the agent opens leaves focus there.
+    await page.focus("#run");
+    await page.evaluate(() => demo.app.act.open("SO-1004"));
+    await page.waitForSelector('[role=dialog][aria-label="Order SO-1004"]');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), "run");
+    await page.keyboard.press("Tab");
+    assert.equal(await inDialog(), false, "Tab in the agent panel is pulled into the console's dialog");
+    await page.focus("#run");
+    await page.keyboard.press("Escape");
+    assert.equal(await page.locator("[role=dialog]").count(), 1);
+    // Opened by the agent, it closes on Escape as well; the backdrop closes it too.
+    await page.focus("#close");
+    await page.keyboard.press("Escape");
+    await page.waitForSelector("[role=dialog]", { state: "detached" });
+    await page.evaluate(() => demo.app.act.open("SO-1004"));
+    await page.click("#backdrop", { position: { x: 5, y: 5 } });
+    await page.waitForSelector("[role=dialog]", { state: "detached" });
+  });
+
+  demoTest("at 1024 px nothing overflows and the agent panel is beside the console", async ({ page }) => {
+    await assertFits(page, "beside");
+  }, { width: 1024, height: 768 });
+
+  demoTest("at 390 px nothing overflows and the agent panel is within the viewport", async ({ page }) => {
+    await assertFits(page, "below");
+  }, { width: 390, height: 844 });
+
+  demoTest("switching to 10,000 orders paints a busy indicator before the work", async ({ page }) => {
+    await page.evaluate(() => {
+      const seen = { painted: false, countAtFrame: "", hidden: false };
+      const busy = () => /** @type {HTMLElement | null} */ (document.getElementById("busy"));
+      const watch = new MutationObserver(() => {
+        const b = busy();
+        if (b && !b.hidden && !seen.painted) {
+          seen.painted = true; // the frame this indicator is painted in, and the list at that time
+          seen.t0 = performance.now();
+          requestAnimationFrame(() => { seen.countAtFrame = document.querySelector(".count").textContent; seen.text = busy().textContent.trim(); });
+        } else if (seen.painted && b?.hidden) { seen.hidden = true; seen.ms = performance.now() - seen.t0; watch.disconnect(); }
+      });
+      watch.observe(document.getElementById("console"), { subtree: true, childList: true, attributes: true });
+      window.busySeen = seen;
+    });
+    await page.click("#big");
+    await page.waitForFunction(() => window.busySeen.hidden, null, { timeout: 30000 });
+    const seen = await page.evaluate(() => window.busySeen);
+    assert.equal(seen.countAtFrame, "48 orders", "the indicator was painted before the orders were loaded");
+    assert.equal(seen.text, "Loading 10,000 orders…");
+    figures.tenThousandSwitch = { busyShownMs: +seen.ms.toFixed(0) };
+    assert.equal(await page.textContent(".count"), "10,000 orders");
+    assert.equal(await page.isHidden("#busy"), true);
+    assert.equal(await page.isEnabled("#big"), true);
+    assert.equal(await page.evaluate(() => document.documentElement.dataset.busy), undefined);
+    await page.waitForFunction(() => /1,000 of 10,000 ids/.test(document.querySelector("#summary").textContent));
+  });
+
+  demoTest("the overview scans at most 200 rendered rows for sensitive values", async ({ page }) => {
+    // The benchmarks make the page render every row; the overview must not scan thousands on each change.
+    const summary = await page.evaluate(async () => {
+      demo.app.store.setState((s) => ({ ...s, orders: { ...s.orders, pageSize: 48 } }), true);
+      await demo.panel.refresh();
+      const all = document.querySelector("#summary").textContent;
+      demo.app.backend.load(300);
+      demo.app.store.setState((s) => ({ ...s, orders: { ...s.orders, page: 1, pageSize: 300, items: demo.app.backend.query() } }), true);
+      await demo.panel.refresh();
+      return [all, document.querySelector("#summary").textContent];
+    });
+    assert.match(summary[0], /^DOM snapshot: 48 of 48 orders, \d+ sensitive values · Pinhole context: 48 of 48 ids, 0 sensitive values$/);
+    assert.equal(summary[1], "DOM snapshot: 300 of 300 orders, not scanned above 200 rows · Pinhole context: 300 of 300 ids, 0 sensitive values");
+    assert.equal(await page.locator("#dom mark.leak").count(), 0);
+  });
+
+  test("a failed module load shows the error in the agent panel", async () => {
+    const cases = [
+      { name: "the module is not found", query: "", route: true, expect: /404/ },
+      { name: "the key is too short", query: "?key=short", route: false, expect: /key/ },
+    ];
+    for (const c of cases) {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      try {
+        if (c.route) await context.route("**/pinhole.wasm", (r) => r.fulfill({ status: 404, contentType: "text/plain", body: "not found" }));
+        const page = await context.newPage();
+        await page.goto(`${server.url}${c.query}`);
+        await page.waitForSelector("html[data-ready=error]", { timeout: 20000 });
+        const alert = page.locator("#agent [role=alert]");
+        assert.equal(await alert.isVisible(), true, c.name);
+        assert.match(await page.textContent("#load-error-text"), c.expect, c.name);
+        assert.equal(await page.locator("#agent .loading").count(), 0, `${c.name}: still says loading`);
+        // The console still works without the module.
+        await page.selectOption("#filter", "Shipped");
+        assert.equal(await page.textContent(".count"), "8 orders", c.name);
+      } finally {
+        await context.close();
+      }
+    }
   });
 
   demoTest("an action executes and its after shows the changed record", async ({ page, describe, execute }) => {
