@@ -11,7 +11,8 @@ import (
 
 // FuzzApply checks Apply against a simple reference implementation that
 // rebuilds every container on a path, and checks that neither the document
-// nor the patch is ever changed, whatever the outcome.
+// nor the patch is ever changed, whatever the outcome, and that every
+// result is a tree within the bound on what copies make.
 func FuzzApply(f *testing.F) {
 	for _, c := range cases {
 		f.Add(c.doc, c.ops)
@@ -19,6 +20,11 @@ func FuzzApply(f *testing.F) {
 	f.Add(`{"a":[1,2,3],"b":{"c":{"d":[]}}}`, `[{"op":"copy","from":"/a","path":"/b/c/d/0"},{"op":"remove","path":"/a/1"},{"op":"add","path":"/b/c/d/0/-","value":4},{"op":"test","path":"/a","value":[1,3]}]`)
 	f.Add(`{"a":{"b":1}}`, `[{"op":"copy","from":"/a","path":"/c"},{"op":"move","from":"/c","path":"/a/d"},{"op":"replace","path":"/a/d/b","value":2},{"op":"test","path":"/a/b","value":1}]`)
 	f.Add(`[[0],[1]]`, `[{"op":"move","from":"/0","path":"/1/-"},{"op":"add","path":"/0/0","value":{}},{"op":"copy","from":"","path":"/0/0/x"}]`)
+	// Chains of copies of copies: each doubles the value, until the bound.
+	f.Add(`{"l":[1]}`, copyChain(12))
+	f.Add(`{"l":[1]}`, copyChain(40))
+	f.Add(`{"a":{"b":"x"}}`, `[{"op":"copy","from":"/a","path":"/a/c"},{"op":"copy","from":"/a","path":"/a/c/d"},{"op":"copy","from":"","path":"/a/e"},{"op":"copy","from":"/a","path":"/f"},{"op":"copy","from":"/f","path":"/a/g"},{"op":"copy","from":"","path":"/h"},{"op":"copy","from":"","path":"/i"}]`)
+	f.Add(`[]`, `[{"op":"add","path":"/-","value":{"k":[1,2,3]}},{"op":"copy","from":"/0","path":"/-"},{"op":"copy","from":"","path":"/-"},{"op":"copy","from":"","path":"/-"},{"op":"copy","from":"","path":"/0/k/-"},{"op":"copy","from":"","path":"/-"},{"op":"remove","path":"/1"}]`)
 	f.Fuzz(func(t *testing.T, docText, opsText string) {
 		doc, err1 := jsonval.Parse([]byte(docText))
 		ops, err2 := jsonval.Parse([]byte(opsText))
@@ -45,6 +51,12 @@ func FuzzApply(f *testing.F) {
 		}
 		if !jsonval.Equal(got, want) {
 			t.Fatalf("Apply = %s, reference = %s", jsonval.Marshal(got), jsonval.Marshal(want))
+		}
+		if sharedNode(got, map[*jsonval.Value]bool{}) {
+			t.Fatal("a node of the result is reachable by two paths")
+		}
+		if n, bound := refSize(got), 2*(refSize(doc)+refSize(ops)); n > bound {
+			t.Fatalf("result of size %d, bound %d", n, bound)
 		}
 		// The result is a valid document: no duplicate keys, depth in bounds.
 		if _, err := jsonval.Parse(jsonval.Marshal(got)); err != nil {
@@ -74,6 +86,7 @@ func reference(doc, ops *jsonval.Value) *jsonval.Value {
 		return p, err == nil && len(p) <= jsonval.MaxDepth
 	}
 	d := doc
+	budget := refSize(doc) + refSize(ops) // what the copies may copy
 	for _, o := range ops.Items {
 		if o.Kind != jsonval.Object || o.Get("op") == nil || o.Get("op").Kind != jsonval.String {
 			return nil
@@ -125,6 +138,8 @@ func reference(doc, ops *jsonval.Value) *jsonval.Value {
 					continue
 				}
 				d = refRemove(d, from)
+			} else if budget -= refSize(v); budget < 0 {
+				return nil
 			}
 			d = refAdd(d, path, v)
 		default:
@@ -135,6 +150,32 @@ func reference(doc, ops *jsonval.Value) *jsonval.Value {
 		}
 	}
 	return d
+}
+
+// refSize is the length of v as compact JSON with its strings written
+// unescaped.
+func refSize(v *jsonval.Value) int {
+	var enc func(v *jsonval.Value) string
+	enc = func(v *jsonval.Value) string {
+		switch v.Kind {
+		case jsonval.String:
+			return `"` + v.S + `"`
+		case jsonval.Array:
+			parts := []string{}
+			for _, it := range v.Items {
+				parts = append(parts, enc(it))
+			}
+			return "[" + strings.Join(parts, ",") + "]"
+		case jsonval.Object:
+			parts := []string{}
+			for i, k := range v.Keys {
+				parts = append(parts, `"`+k+`":`+enc(v.Vals[i]))
+			}
+			return "{" + strings.Join(parts, ",") + "}"
+		}
+		return string(jsonval.Marshal(v))
+	}
+	return len(enc(v))
 }
 
 func refDepth(v *jsonval.Value) int {

@@ -11,6 +11,13 @@
 // nothing: when any operation fails, Apply returns an error and the caller
 // keeps the original document, which is untouched.
 //
+// Every result is a tree: no node is reachable by two paths. The copy
+// operation therefore copies the value it copies node by node, and what a
+// patch copies is bounded (see Size): if copy shared the value instead, a
+// few copies of copies would make a document millions of times the size
+// of the patch, and every walk of it (a depth check, a describe) would
+// cost that much.
+//
 // Prune and ApplyDeclared (prune.go) keep a caller's patch to what a
 // manifest declares, so observe can apply it to the declared state.
 //
@@ -28,6 +35,12 @@ import (
 
 // MaxOps bounds the operations of one patch.
 const MaxOps = 10000
+
+// MaxSize is the largest document, by Size, that the copies of a patch
+// may make: the bound of a whole state sent at once (128 MiB, the
+// session's MaxRequestBytes), so a patch never builds a larger state than
+// a full observe may send.
+const MaxSize = 128 << 20
 
 // Error is a failed patch: the index of the operation (-1 for the patch as
 // a whole), the member of the operation at fault ("op", "path", "from",
@@ -73,6 +86,12 @@ type op struct {
 // shares every untouched node with doc. On error the result is nil and the
 // error names the operation at fault.
 func Apply(doc *jsonval.Value, ops *jsonval.Value) (*jsonval.Value, *Error) {
+	return apply(doc, ops, MaxSize)
+}
+
+// apply is Apply with the bound max on the size of a document that copies
+// make.
+func apply(doc, ops *jsonval.Value, max int) (*jsonval.Value, *Error) {
 	if ops == nil || ops.Kind != jsonval.Array {
 		return nil, &Error{Index: -1, Msg: "a patch must be an array of operations"}
 	}
@@ -82,7 +101,7 @@ func Apply(doc *jsonval.Value, ops *jsonval.Value) (*jsonval.Value, *Error) {
 	if doc == nil {
 		return nil, &Error{Index: -1, Msg: "there is no document to patch"}
 	}
-	a := applier{root: doc}
+	a := applier{root: doc, doc: doc, ops: ops, max: max, left: -1}
 	for i, raw := range ops.Items {
 		o, err := parseOp(i, raw)
 		if err != nil {
@@ -181,6 +200,15 @@ func depth(v *jsonval.Value, budget int) int {
 type applier struct {
 	root  *jsonval.Value
 	fresh map[*jsonval.Value]struct{}
+
+	// doc and ops are the document and the patch as given; max bounds the
+	// result. left is what the copies of this patch may still copy (-1
+	// until the first copy works it out) and capped reports that max, not
+	// the size of doc and ops, set it.
+	doc, ops *jsonval.Value
+	max      int
+	left     int
+	capped   bool
 }
 
 func (a *applier) apply(i int, o *op) *Error {
@@ -229,10 +257,14 @@ func (a *applier) apply(i int, o *op) *Error {
 		return fail("path", "the result would nest deeper than "+strconv.Itoa(jsonval.MaxDepth)+" levels")
 	}
 	if o.name == "copy" {
-		// The value is now reachable twice: nothing may be changed in place
-		// any more, or a change through one path would show through the other.
-		a.fresh = nil
-		a.put(o.path, v, true)
+		c, ok := a.clone(v)
+		if !ok {
+			if a.capped {
+				return fail("from", "copying from would make the state larger than "+strconv.Itoa(a.max)+" bytes")
+			}
+			return fail("from", "the copies of this patch would copy more than the state and the patch hold together")
+		}
+		a.put(o.path, c, true)
 		return nil
 	}
 	if isPrefix(o.from, o.path) {
@@ -249,6 +281,99 @@ func (a *applier) apply(i int, o *op) *Error {
 	}
 	a.put(o.path, v, true)
 	return nil
+}
+
+// clone returns a copy of v that shares no node with it, and spends its
+// Size from what the copies of this patch may copy: the size of the
+// document and of the patch as given (so a patch can at most double a
+// document, plus its own size), and no more than makes the result larger
+// than max. A walk that runs past it stops at once and reports false, so a
+// refused copy costs no more than the budget.
+func (a *applier) clone(v *jsonval.Value) (*jsonval.Value, bool) {
+	if a.left < 0 {
+		// Worked out once per patch, at its first copy: a walk of the
+		// document, as a full observe of it would make.
+		base := Size(a.doc) + Size(a.ops)
+		a.left = base
+		if room := a.max - base; room < a.left {
+			a.left, a.capped = max(room, 0), true
+		}
+	}
+	return cloneInto(v, &a.left)
+}
+
+// cloneInto copies v node by node, taking its size from *left; it returns
+// false once *left would go below zero.
+func cloneInto(v *jsonval.Value, left *int) (*jsonval.Value, bool) {
+	if *left -= scalarSize(v); *left < 0 {
+		return nil, false
+	}
+	c := &jsonval.Value{Kind: v.Kind, B: v.B, S: v.S}
+	switch v.Kind {
+	case jsonval.Array:
+		if *left -= max(len(v.Items)-1, 0); *left < 0 {
+			return nil, false
+		}
+		c.Items = make([]*jsonval.Value, len(v.Items))
+		for i, it := range v.Items {
+			var ok bool
+			if c.Items[i], ok = cloneInto(it, left); !ok {
+				return nil, false
+			}
+		}
+	case jsonval.Object:
+		c.Keys = append([]string(nil), v.Keys...)
+		c.Vals = make([]*jsonval.Value, len(v.Vals))
+		for i, k := range v.Keys {
+			if *left -= len(k) + 3 + min(i, 1); *left < 0 {
+				return nil, false
+			}
+			var ok bool
+			if c.Vals[i], ok = cloneInto(v.Vals[i], left); !ok {
+				return nil, false
+			}
+		}
+	}
+	return c, true
+}
+
+// Size returns the length of v as compact JSON, counting each string and
+// key as its bytes and two quotes (without the escapes its encoding may
+// add). It is the measure of what a patch may copy.
+func Size(v *jsonval.Value) int {
+	n := scalarSize(v)
+	switch v.Kind {
+	case jsonval.Array:
+		n += max(len(v.Items)-1, 0)
+		for _, it := range v.Items {
+			n += Size(it)
+		}
+	case jsonval.Object:
+		n += max(len(v.Keys)-1, 0)
+		for i, k := range v.Keys {
+			n += len(k) + 3 + Size(v.Vals[i])
+		}
+	}
+	return n
+}
+
+// scalarSize is the size of v without its members: a scalar's whole size,
+// a container's brackets.
+func scalarSize(v *jsonval.Value) int {
+	switch v.Kind {
+	case jsonval.Null:
+		return 4
+	case jsonval.Bool:
+		if v.B {
+			return 4
+		}
+		return 5
+	case jsonval.Number:
+		return len(v.S)
+	case jsonval.String:
+		return len(v.S) + 2
+	}
+	return 2
 }
 
 func isPrefix(p, q jsonval.Pointer) bool {
