@@ -62,11 +62,15 @@ func FuzzApply(f *testing.F) {
 		if _, err := jsonval.Parse(jsonval.Marshal(got)); err != nil {
 			t.Fatalf("result does not parse: %v", err)
 		}
-		// Patching the result again must not disturb it either.
+		// Patching the result again must not disturb it either, nor the
+		// patch, whose values the result holds.
 		again := jsonval.Marshal(got)
 		_, _ = Apply(got, ops)
 		if !bytes.Equal(jsonval.Marshal(got), again) {
 			t.Fatal("result changed by a second patch")
+		}
+		if !bytes.Equal(jsonval.Marshal(ops), opsBefore) {
+			t.Fatal("ops changed by patching a result that holds their values")
 		}
 	})
 }
