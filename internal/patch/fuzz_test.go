@@ -24,6 +24,8 @@ func FuzzApply(f *testing.F) {
 	f.Add(`{"l":[1]}`, copyChain(12))
 	f.Add(`{"l":[1]}`, copyChain(40))
 	f.Add(`{"a":{"b":"x"}}`, `[{"op":"copy","from":"/a","path":"/a/c"},{"op":"copy","from":"/a","path":"/a/c/d"},{"op":"copy","from":"","path":"/a/e"},{"op":"copy","from":"/a","path":"/f"},{"op":"copy","from":"/f","path":"/a/g"},{"op":"copy","from":"","path":"/h"},{"op":"copy","from":"","path":"/i"}]`)
+	// Moving a value down and up again: each deeper move checks its depth.
+	f.Add(`{"a":[[],[],[],[],[],[],[],[],[],[]],"b":{}}`, "["+strings.TrimSuffix(strings.Repeat(`{"op":"move","from":"/a","path":"/b/x"},{"op":"move","from":"/b/x","path":"/a"},`, 30), ",")+`]`)
 	f.Add(`[]`, `[{"op":"add","path":"/-","value":{"k":[1,2,3]}},{"op":"copy","from":"/0","path":"/-"},{"op":"copy","from":"","path":"/-"},{"op":"copy","from":"","path":"/-"},{"op":"copy","from":"","path":"/0/k/-"},{"op":"copy","from":"","path":"/-"},{"op":"remove","path":"/1"}]`)
 	f.Fuzz(func(t *testing.T, docText, opsText string) {
 		doc, err1 := jsonval.Parse([]byte(docText))
@@ -91,6 +93,7 @@ func reference(doc, ops *jsonval.Value) *jsonval.Value {
 	}
 	d := doc
 	budget := refSize(doc) + refSize(ops) // what the copies may copy
+	walk := budget                        // containers deeper moves may check
 	for _, o := range ops.Items {
 		if o.Kind != jsonval.Object || o.Get("op") == nil || o.Get("op").Kind != jsonval.String {
 			return nil
@@ -141,6 +144,11 @@ func reference(doc, ops *jsonval.Value) *jsonval.Value {
 				if len(from) == len(path) && isPrefix(from, path) {
 					continue
 				}
+				if len(path) > len(from) {
+					if walk -= refContainers(v); walk < 0 {
+						return nil
+					}
+				}
 				d = refRemove(d, from)
 			} else if budget -= refSize(v); budget < 0 {
 				return nil
@@ -180,6 +188,18 @@ func refSize(v *jsonval.Value) int {
 		return string(jsonval.Marshal(v))
 	}
 	return len(enc(v))
+}
+
+// refContainers counts the arrays and objects in v.
+func refContainers(v *jsonval.Value) int {
+	if v.Kind != jsonval.Array && v.Kind != jsonval.Object {
+		return 0
+	}
+	n := 1
+	for _, c := range append(append([]*jsonval.Value{}, v.Items...), v.Vals...) {
+		n += refContainers(c)
+	}
+	return n
 }
 
 func refDepth(v *jsonval.Value) int {

@@ -16,7 +16,9 @@
 // patch copies is bounded (see Size): if copy shared the value instead, a
 // few copies of copies would make a document millions of times the size
 // of the patch, and every walk of it (a depth check, a describe) would
-// cost that much.
+// cost that much. The depth checks of moves to deeper places are paid from
+// a budget of the same size, so moving a large value down and up again
+// cannot cost a walk of it per operation.
 //
 // Prune and ApplyDeclared (prune.go) keep a caller's patch to what a
 // manifest declares, so observe can apply it to the declared state.
@@ -138,7 +140,7 @@ func parseOp(i int, v *jsonval.Value) (op, *Error) {
 		if o.value = v.Get("value"); o.value == nil {
 			return o, &Error{Index: i, Member: "value", Msg: o.name + " needs a value"}
 		}
-		if o.name != "test" && depth(o.value, jsonval.MaxDepth-len(o.path)) > jsonval.MaxDepth-len(o.path) {
+		if o.name != "test" && depth(o.value, jsonval.MaxDepth-len(o.path), nil) > jsonval.MaxDepth-len(o.path) {
 			return o, &Error{Index: i, Member: "value", Msg: "the result would nest deeper than " + strconv.Itoa(jsonval.MaxDepth) + " levels"}
 		}
 	case "move", "copy":
@@ -167,8 +169,10 @@ func pointer(i int, v *jsonval.Value, member string) (jsonval.Pointer, *Error) {
 
 // depth returns how deeply v nests (a scalar is 0, an empty container 1).
 // It stops early and returns budget+1 once the depth exceeds budget, so a
-// check costs no more than the part of v within the budget.
-func depth(v *jsonval.Value, budget int) int {
+// check costs no more than the part of v within the budget. Each container
+// it visits takes one from *visits, unless visits is nil (a value of the
+// patch, bounded by its size); once that is below zero it stops.
+func depth(v *jsonval.Value, budget int, visits *int) int {
 	var items []*jsonval.Value
 	switch v.Kind {
 	case jsonval.Array:
@@ -181,9 +185,17 @@ func depth(v *jsonval.Value, budget int) int {
 	if budget <= 0 {
 		return budget + 1
 	}
+	if visits != nil {
+		if *visits--; *visits < 0 {
+			return 0
+		}
+	}
 	max := 0
 	for _, it := range items {
-		d := depth(it, budget-1)
+		d := depth(it, budget-1, visits)
+		if visits != nil && *visits < 0 {
+			return 0
+		}
 		if d > budget-1 {
 			return budget + 1
 		}
@@ -209,6 +221,9 @@ type applier struct {
 	max      int
 	left     int
 	capped   bool
+	// walk is what the depth checks of moves may still visit, set with
+	// left.
+	walk int
 }
 
 func (a *applier) apply(i int, o *op) *Error {
@@ -253,8 +268,23 @@ func (a *applier) apply(i int, o *op) *Error {
 	if e := a.canAdd(o.path); e != "" {
 		return fail("path", "path"+e)
 	}
-	if len(o.path) > len(o.from) && depth(v, jsonval.MaxDepth-len(o.path)) > jsonval.MaxDepth-len(o.path) {
-		return fail("path", "the result would nest deeper than "+strconv.Itoa(jsonval.MaxDepth)+" levels")
+	if len(o.path) > len(o.from) {
+		// The value goes deeper: check its depth. A move's check is paid
+		// from the patch's budget, or a patch moving a large value down and
+		// up again would walk it once per operation.
+		var visits *int // a copy pays for its size, walk included
+		if o.name == "move" {
+			a.budget()
+			visits = &a.walk
+		}
+		limit := jsonval.MaxDepth - len(o.path)
+		d := depth(v, limit, visits)
+		if visits != nil && *visits < 0 {
+			return fail("path", "the moves of this patch to deeper places would check more than the state and the patch hold together")
+		}
+		if d > limit {
+			return fail("path", "the result would nest deeper than "+strconv.Itoa(jsonval.MaxDepth)+" levels")
+		}
 	}
 	if o.name == "copy" {
 		c, ok := a.clone(v)
@@ -290,16 +320,22 @@ func (a *applier) apply(i int, o *op) *Error {
 // than max. A walk that runs past it stops at once and reports false, so a
 // refused copy costs no more than the budget.
 func (a *applier) clone(v *jsonval.Value) (*jsonval.Value, bool) {
-	if a.left < 0 {
-		// Worked out once per patch, at its first copy: a walk of the
-		// document, as a full observe of it would make.
-		base := Size(a.doc) + Size(a.ops)
-		a.left = base
-		if room := a.max - base; room < a.left {
-			a.left, a.capped = max(room, 0), true
-		}
-	}
+	a.budget()
 	return cloneInto(v, &a.left)
+}
+
+// budget works out, once per patch, at its first copy or deeper move, what
+// its copies may copy and its moves' depth checks may visit: a walk of the
+// document, as a full observe of it would make.
+func (a *applier) budget() {
+	if a.left >= 0 {
+		return
+	}
+	base := Size(a.doc) + Size(a.ops)
+	a.left, a.walk = base, base
+	if room := a.max - base; room < a.left {
+		a.left, a.capped = max(room, 0), true
+	}
 }
 
 // cloneInto copies v node by node, taking its size from *left; it returns

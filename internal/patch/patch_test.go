@@ -526,3 +526,40 @@ func BenchmarkCopyChain22(b *testing.B) {
 		}
 	}
 }
+
+// A move to a deeper place checks the depth of what it moves. Those checks
+// are paid from the same budget as copies, so a patch moving a large value
+// down and up again cannot walk it once per operation: 2,000 such moves of
+// a 100,000-record list took 3.5 s from an 80 KB patch.
+func TestMoveDeeperBounded(t *testing.T) {
+	items := make([]string, 1000)
+	for i := range items {
+		items[i] = `{"k":` + strconv.Itoa(i) + `}`
+	}
+	doc := parse(t, `{"a":[`+strings.Join(items, ",")+`],"b":{}}`)
+	pairs := func(n int, to string) *jsonval.Value {
+		return parse(t, "["+strings.TrimSuffix(strings.Repeat(`{"op":"move","from":"/a","path":"`+to+`"},{"op":"move","from":"`+to+`","path":"/a"},`, n), ",")+"]")
+	}
+	// Down and up a few times: accepted.
+	if _, err := Apply(doc, pairs(3, "/b/x")); err != nil {
+		t.Fatalf("3 moves down and up: %v", err)
+	}
+	// At the same depth nothing is checked, however often.
+	if _, err := Apply(doc, pairs(2000, "/c")); err != nil {
+		t.Fatalf("2000 moves across: %v", err)
+	}
+	// The state and the patch hold about 91 KB, and each move down checks
+	// 1,001 containers: the patch is refused at its 90th move down.
+	_, err := Apply(doc, pairs(1000, "/b/x"))
+	if err == nil || err.Index >= 400 || err.Index%2 != 0 || err.Param() != "/"+strconv.Itoa(err.Index)+"/path" ||
+		err.Msg != "the moves of this patch to deeper places would check more than the state and the patch hold together" {
+		t.Fatalf("1000 moves down and up: %v", err)
+	}
+	// The depth limit still comes first when the value is too deep.
+	deep := jsonval.NewObject()
+	deep.Set("a", nested(jsonval.MaxDepth-1))
+	deep.Set("b", jsonval.NewObject())
+	if _, err := Apply(deep, parse(t, `[{"op":"move","from":"/a","path":"/b/c"}]`)); err == nil || err.Msg != "the result would nest deeper than 512 levels" {
+		t.Fatalf("move past the depth limit: %v", err)
+	}
+}
