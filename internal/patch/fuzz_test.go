@@ -24,6 +24,8 @@ func FuzzApply(f *testing.F) {
 	f.Add(`{"l":[1]}`, copyChain(12))
 	f.Add(`{"l":[1]}`, copyChain(40))
 	f.Add(`{"a":{"b":"x"}}`, `[{"op":"copy","from":"/a","path":"/a/c"},{"op":"copy","from":"/a","path":"/a/c/d"},{"op":"copy","from":"","path":"/a/e"},{"op":"copy","from":"/a","path":"/f"},{"op":"copy","from":"/f","path":"/a/g"},{"op":"copy","from":"","path":"/h"},{"op":"copy","from":"","path":"/i"}]`)
+	// A large object: its members are looked up in the patch's index.
+	f.Add(bigObject(40), `[{"op":"remove","path":"/o/k3"},{"op":"add","path":"/o/k3","value":1},{"op":"test","path":"/o/k39","value":39},{"op":"move","from":"/o/k5","path":"/o/k7"},{"op":"remove","path":"/o/k0"},{"op":"replace","path":"/o/k39","value":[]},{"op":"copy","from":"/o","path":"/o/k39/-"},{"op":"test","path":"/o/k38","value":38},{"op":"remove","path":"/o/k3"},{"op":"test","path":"/o/k39/0/k38","value":38}]`)
 	// Moving a value down and up again: each deeper move checks its depth.
 	f.Add(`{"a":[[],[],[],[],[],[],[],[],[],[]],"b":{}}`, "["+strings.TrimSuffix(strings.Repeat(`{"op":"move","from":"/a","path":"/b/x"},{"op":"move","from":"/b/x","path":"/a"},`, 30), ",")+`]`)
 	f.Add(`[]`, `[{"op":"add","path":"/-","value":{"k":[1,2,3]}},{"op":"copy","from":"/0","path":"/-"},{"op":"copy","from":"","path":"/-"},{"op":"copy","from":"","path":"/-"},{"op":"copy","from":"","path":"/0/k/-"},{"op":"copy","from":"","path":"/-"},{"op":"remove","path":"/1"}]`)

@@ -224,13 +224,97 @@ type applier struct {
 	// walk is what the depth checks of moves may still visit, set with
 	// left.
 	walk int
+	// keys indexes the members of large objects this patch owns.
+	keys map[*jsonval.Value]*memberIndex
+}
+
+// memberIndex holds the position of each member of a large object at the
+// time it was indexed or added. A removal moves the members after it up by
+// one, so a member is at most removed places before its recorded position;
+// the index is dropped once that passes maxRemoved.
+type memberIndex struct {
+	pos     map[string]int
+	removed int
+}
+
+// largeObject is the member count from which an object this patch owns is
+// indexed, and maxRemoved how many removals an index outlives.
+const (
+	largeObject = 32
+	maxRemoved  = 256
+)
+
+// member returns the position of key in obj, or -1. An object this patch
+// owns with many members is looked up in an index; any other is scanned
+// (a parsed object's own index serves Get, but this patch copies such an
+// object before it changes it, which costs as much as a scan).
+func (a *applier) member(obj *jsonval.Value, key string) int {
+	if len(obj.Keys) <= largeObject {
+		return keyIndex(obj, key)
+	}
+	if _, ok := a.fresh[obj]; !ok {
+		return keyIndex(obj, key)
+	}
+	ix := a.keys[obj]
+	if ix == nil {
+		ix = &memberIndex{pos: make(map[string]int, len(obj.Keys))}
+		for i, k := range obj.Keys {
+			ix.pos[k] = i
+		}
+		if a.keys == nil {
+			a.keys = make(map[*jsonval.Value]*memberIndex)
+		}
+		a.keys[obj] = ix
+	}
+	h, ok := ix.pos[key]
+	if !ok {
+		return -1
+	}
+	for i := min(h, len(obj.Keys)-1); i >= 0 && i >= h-ix.removed; i-- {
+		if obj.Keys[i] == key {
+			return i
+		}
+	}
+	return keyIndex(obj, key) // not reached: the index is kept exact enough
+}
+
+// resolve returns the value at p in the document being built, or nil, as
+// jsonval.Pointer.Resolve does, looking members up with member.
+func (a *applier) resolve(p jsonval.Pointer) *jsonval.Value {
+	v := a.root
+	for _, tok := range p {
+		switch v.Kind {
+		case jsonval.Object:
+			if len(v.Keys) <= largeObject {
+				v = v.Get(tok)
+			} else if _, ok := a.fresh[v]; !ok {
+				v = v.Get(tok) // a parsed object's own index
+			} else if k := a.member(v, tok); k >= 0 {
+				v = v.Vals[k]
+			} else {
+				v = nil
+			}
+		case jsonval.Array:
+			i, ok := jsonval.ArrayIndex(tok)
+			if !ok || i >= len(v.Items) {
+				return nil
+			}
+			v = v.Items[i]
+		default:
+			return nil
+		}
+		if v == nil {
+			return nil
+		}
+	}
+	return v
 }
 
 func (a *applier) apply(i int, o *op) *Error {
 	fail := func(member, msg string) *Error { return &Error{Index: i, Member: member, Msg: msg} }
 	switch o.name {
 	case "test":
-		v := o.path.Resolve(a.root)
+		v := a.resolve(o.path)
 		if v == nil {
 			return fail("path", "path does not exist")
 		}
@@ -242,13 +326,13 @@ func (a *applier) apply(i int, o *op) *Error {
 		if len(o.path) == 0 {
 			return fail("path", "the whole document cannot be removed")
 		}
-		if o.path.Resolve(a.root) == nil {
+		if a.resolve(o.path) == nil {
 			return fail("path", "path does not exist")
 		}
 		a.remove(o.path)
 		return nil
 	case "replace":
-		if o.path.Resolve(a.root) == nil {
+		if a.resolve(o.path) == nil {
 			return fail("path", "path does not exist")
 		}
 		a.put(o.path, o.value, false)
@@ -261,7 +345,7 @@ func (a *applier) apply(i int, o *op) *Error {
 		return nil
 	}
 	// move and copy
-	v := o.from.Resolve(a.root)
+	v := a.resolve(o.from)
 	if v == nil {
 		return fail("from", "from does not exist")
 	}
@@ -431,7 +515,7 @@ func (a *applier) canAdd(p jsonval.Pointer) string {
 	if len(p) == 0 {
 		return ""
 	}
-	parent := p[:len(p)-1].Resolve(a.root)
+	parent := a.resolve(p[:len(p)-1])
 	if parent == nil {
 		return ": its parent does not exist"
 	}
@@ -485,7 +569,7 @@ func (a *applier) parent(p jsonval.Pointer) *jsonval.Value {
 	for _, tok := range p[:len(p)-1] {
 		switch cur.Kind {
 		case jsonval.Object:
-			k := keyIndex(cur, tok)
+			k := a.member(cur, tok)
 			c := a.own(cur.Vals[k])
 			cur.Vals[k] = c
 			cur = c
@@ -518,8 +602,14 @@ func (a *applier) put(p jsonval.Pointer, val *jsonval.Value, insert bool) {
 	}
 	par, tok := a.parent(p), p[len(p)-1]
 	if par.Kind == jsonval.Object {
-		// Set keeps the object's lookup index, if one was built, current.
-		par.Set(tok, val)
+		if k := a.member(par, tok); k >= 0 {
+			par.Vals[k] = val
+			return
+		}
+		par.Keys, par.Vals = append(par.Keys, tok), append(par.Vals, val)
+		if ix := a.keys[par]; ix != nil {
+			ix.pos[tok] = len(par.Keys) - 1
+		}
 		return
 	}
 	if tok == "-" {
@@ -546,21 +636,18 @@ func (a *applier) remove(p jsonval.Pointer) {
 		par.Items = par.Items[:len(par.Items)-1]
 		return
 	}
-	// An object loses a key: build a new node, so that no lookup index
-	// built on the old member list survives.
-	k := keyIndex(par, tok)
-	n := &jsonval.Value{Kind: jsonval.Object,
-		Keys: append(append(make([]string, 0, len(par.Keys)), par.Keys[:k]...), par.Keys[k+1:]...),
-		Vals: append(append(make([]*jsonval.Value, 0, len(par.Vals)), par.Vals[:k]...), par.Vals[k+1:]...)}
-	a.fresh[n] = struct{}{}
-	a.replaceNode(p[:len(p)-1], n)
-}
-
-// replaceNode puts n at p, whose parent chain this patch already owns.
-func (a *applier) replaceNode(p jsonval.Pointer, n *jsonval.Value) {
-	if len(p) == 0 {
-		a.root = n
-		return
+	// An object loses a key, in place: par is this patch's own copy, which
+	// carries no lookup index of its own (own makes none; put appends).
+	k := a.member(par, tok)
+	last := len(par.Keys) - 1
+	copy(par.Keys[k:], par.Keys[k+1:])
+	copy(par.Vals[k:], par.Vals[k+1:])
+	par.Keys[last], par.Vals[last] = "", nil
+	par.Keys, par.Vals = par.Keys[:last], par.Vals[:last]
+	if ix := a.keys[par]; ix != nil {
+		delete(ix.pos, tok)
+		if ix.removed++; ix.removed > maxRemoved {
+			delete(a.keys, par) // indexed again when next looked up
+		}
 	}
-	a.put(p, n, false)
 }

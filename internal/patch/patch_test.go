@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pinholectx/pinhole/internal/jsonval"
 )
@@ -561,5 +562,102 @@ func TestMoveDeeperBounded(t *testing.T) {
 	deep.Set("b", jsonval.NewObject())
 	if _, err := Apply(deep, parse(t, `[{"op":"move","from":"/a","path":"/b/c"}]`)); err == nil || err.Msg != "the result would nest deeper than 512 levels" {
 		t.Fatalf("move past the depth limit: %v", err)
+	}
+}
+
+// bigObject returns {"o":{"k0":0,…}} with n members.
+func bigObject(n int) string {
+	var b strings.Builder
+	b.WriteString(`{"o":{`)
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(`"k` + strconv.Itoa(i) + `":` + strconv.Itoa(i))
+	}
+	b.WriteString(`}}`)
+	return b.String()
+}
+
+// Members of a large object this patch owns are looked up in an index that
+// removals shift: a long run of mixed operations on one object gives what
+// the obvious implementation gives, across the index being dropped and
+// built again.
+func TestLargeObjectMembers(t *testing.T) {
+	doc := parse(t, bigObject(600))
+	seed := uint32(1)
+	next := func(n int) int {
+		seed = seed*1664525 + 1013904223
+		return int(seed>>8) % n
+	}
+	var ops []string
+	for range 3000 {
+		k := `"/o/k` + strconv.Itoa(next(700)) + `"`
+		switch next(6) {
+		case 0, 1:
+			ops = append(ops, `{"op":"remove","path":`+k+`}`)
+		case 2:
+			ops = append(ops, `{"op":"add","path":`+k+`,"value":`+strconv.Itoa(next(9))+`}`)
+		case 3:
+			ops = append(ops, `{"op":"replace","path":`+k+`,"value":{"x":1}}`)
+		case 4:
+			ops = append(ops, `{"op":"move","from":`+k+`,"path":"/o/k`+strconv.Itoa(next(700))+`"}`)
+		case 5:
+			ops = append(ops, `{"op":"copy","from":`+k+`,"path":"/o/m`+strconv.Itoa(next(50))+`"}`)
+		}
+	}
+	// Operations on members that are gone fail: keep only those that apply.
+	var kept []string
+	cur := doc
+	for _, op := range ops {
+		ref := reference(cur, parse(t, "["+op+"]"))
+		if ref == nil {
+			continue
+		}
+		kept, cur = append(kept, op), ref
+	}
+	if len(kept) < 1500 {
+		t.Fatalf("only %d operations apply", len(kept))
+	}
+	got, err := Apply(doc, parse(t, "["+strings.Join(kept, ",")+"]"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Equal, as in FuzzApply: the reference's replace moves a member last.
+	if !jsonval.Equal(got, cur) {
+		t.Fatalf("Apply and the reference differ after %d operations", len(kept))
+	}
+}
+
+// Operations on the members of a large object cost about the same whatever
+// its size: each one used to scan the members, so 10,000 replaces in an
+// object of 100,000 members took 24 s and 10,000 removes 230 s. The patch
+// below is timed on an object of 1,000 members and one of 64,000.
+func TestLargeObjectOperationsDoNotScan(t *testing.T) {
+	patchFor := func(n int) *jsonval.Value {
+		ops := make([]string, 0, 6000)
+		for i := range 2000 {
+			k := strconv.Itoa(n - 1 - i%500)
+			ops = append(ops, `{"op":"replace","path":"/o/k`+k+`","value":1}`,
+				`{"op":"add","path":"/o/new`+strconv.Itoa(i)+`","value":2}`,
+				`{"op":"test","path":"/o/k`+k+`","value":1}`)
+		}
+		return parse(t, "["+strings.Join(ops, ",")+"]")
+	}
+	timeOf := func(n int) time.Duration {
+		doc, ops := parse(t, bigObject(n)), patchFor(n)
+		best := time.Duration(1 << 62)
+		for range 3 {
+			start := time.Now()
+			if _, err := Apply(doc, ops); err != nil {
+				t.Fatal(err)
+			}
+			best = min(best, time.Since(start))
+		}
+		return best
+	}
+	small, large := timeOf(1000), timeOf(64000)
+	if large > 16*small+20*time.Millisecond {
+		t.Fatalf("the patch took %v on 1,000 members and %v on 64,000", small, large)
 	}
 }
