@@ -467,7 +467,7 @@ func (h *Handler) batch(w http.ResponseWriter, body []byte, mt string) {
 	for _, req := range reqs {
 		if copiesInPatch(req) {
 			writeError(w, http.StatusBadRequest, wire.CodeInvalidRequest, "body",
-				"the Worker takes no copy operations in patches: a copy shares the value it copies, so a few copies of copies make a state millions of times its size; send the value with add instead")
+				"the Worker takes no copy operations in patches: each patch's copies may double the state, so a batch of small patches could build a state far larger than its body; send the value with add instead")
 			return
 		}
 	}

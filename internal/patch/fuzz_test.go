@@ -11,7 +11,8 @@ import (
 
 // FuzzApply checks Apply against a simple reference implementation that
 // rebuilds every container on a path, and checks that neither the document
-// nor the patch is ever changed, whatever the outcome.
+// nor the patch is ever changed, whatever the outcome, and that every
+// result is a tree within the bound on what copies make.
 func FuzzApply(f *testing.F) {
 	for _, c := range cases {
 		f.Add(c.doc, c.ops)
@@ -19,6 +20,15 @@ func FuzzApply(f *testing.F) {
 	f.Add(`{"a":[1,2,3],"b":{"c":{"d":[]}}}`, `[{"op":"copy","from":"/a","path":"/b/c/d/0"},{"op":"remove","path":"/a/1"},{"op":"add","path":"/b/c/d/0/-","value":4},{"op":"test","path":"/a","value":[1,3]}]`)
 	f.Add(`{"a":{"b":1}}`, `[{"op":"copy","from":"/a","path":"/c"},{"op":"move","from":"/c","path":"/a/d"},{"op":"replace","path":"/a/d/b","value":2},{"op":"test","path":"/a/b","value":1}]`)
 	f.Add(`[[0],[1]]`, `[{"op":"move","from":"/0","path":"/1/-"},{"op":"add","path":"/0/0","value":{}},{"op":"copy","from":"","path":"/0/0/x"}]`)
+	// Chains of copies of copies: each doubles the value, until the bound.
+	f.Add(`{"l":[1]}`, copyChain(12))
+	f.Add(`{"l":[1]}`, copyChain(40))
+	f.Add(`{"a":{"b":"x"}}`, `[{"op":"copy","from":"/a","path":"/a/c"},{"op":"copy","from":"/a","path":"/a/c/d"},{"op":"copy","from":"","path":"/a/e"},{"op":"copy","from":"/a","path":"/f"},{"op":"copy","from":"/f","path":"/a/g"},{"op":"copy","from":"","path":"/h"},{"op":"copy","from":"","path":"/i"}]`)
+	// A large object: its members are looked up in the patch's index.
+	f.Add(bigObject(40), `[{"op":"remove","path":"/o/k3"},{"op":"add","path":"/o/k3","value":1},{"op":"test","path":"/o/k39","value":39},{"op":"move","from":"/o/k5","path":"/o/k7"},{"op":"remove","path":"/o/k0"},{"op":"replace","path":"/o/k39","value":[]},{"op":"copy","from":"/o","path":"/o/k39/-"},{"op":"test","path":"/o/k38","value":38},{"op":"remove","path":"/o/k3"},{"op":"test","path":"/o/k39/0/k38","value":38}]`)
+	// Moving a value down and up again: each deeper move checks its depth.
+	f.Add(`{"a":[[],[],[],[],[],[],[],[],[],[]],"b":{}}`, "["+strings.TrimSuffix(strings.Repeat(`{"op":"move","from":"/a","path":"/b/x"},{"op":"move","from":"/b/x","path":"/a"},`, 30), ",")+`]`)
+	f.Add(`[]`, `[{"op":"add","path":"/-","value":{"k":[1,2,3]}},{"op":"copy","from":"/0","path":"/-"},{"op":"copy","from":"","path":"/-"},{"op":"copy","from":"","path":"/-"},{"op":"copy","from":"","path":"/0/k/-"},{"op":"copy","from":"","path":"/-"},{"op":"remove","path":"/1"}]`)
 	f.Fuzz(func(t *testing.T, docText, opsText string) {
 		doc, err1 := jsonval.Parse([]byte(docText))
 		ops, err2 := jsonval.Parse([]byte(opsText))
@@ -46,15 +56,25 @@ func FuzzApply(f *testing.F) {
 		if !jsonval.Equal(got, want) {
 			t.Fatalf("Apply = %s, reference = %s", jsonval.Marshal(got), jsonval.Marshal(want))
 		}
+		if sharedNode(got, map[*jsonval.Value]bool{}) {
+			t.Fatal("a node of the result is reachable by two paths")
+		}
+		if n, bound := refSize(got), 2*(refSize(doc)+refSize(ops)); n > bound {
+			t.Fatalf("result of size %d, bound %d", n, bound)
+		}
 		// The result is a valid document: no duplicate keys, depth in bounds.
 		if _, err := jsonval.Parse(jsonval.Marshal(got)); err != nil {
 			t.Fatalf("result does not parse: %v", err)
 		}
-		// Patching the result again must not disturb it either.
+		// Patching the result again must not disturb it either, nor the
+		// patch, whose values the result holds.
 		again := jsonval.Marshal(got)
 		_, _ = Apply(got, ops)
 		if !bytes.Equal(jsonval.Marshal(got), again) {
 			t.Fatal("result changed by a second patch")
+		}
+		if !bytes.Equal(jsonval.Marshal(ops), opsBefore) {
+			t.Fatal("ops changed by patching a result that holds their values")
 		}
 	})
 }
@@ -74,6 +94,8 @@ func reference(doc, ops *jsonval.Value) *jsonval.Value {
 		return p, err == nil && len(p) <= jsonval.MaxDepth
 	}
 	d := doc
+	budget := refSize(doc) + refSize(ops) // what the copies may copy
+	walk := budget                        // containers deeper moves may check
 	for _, o := range ops.Items {
 		if o.Kind != jsonval.Object || o.Get("op") == nil || o.Get("op").Kind != jsonval.String {
 			return nil
@@ -124,7 +146,14 @@ func reference(doc, ops *jsonval.Value) *jsonval.Value {
 				if len(from) == len(path) && isPrefix(from, path) {
 					continue
 				}
+				if len(path) > len(from) {
+					if walk -= refContainers(v); walk < 0 {
+						return nil
+					}
+				}
 				d = refRemove(d, from)
+			} else if budget -= refSize(v); budget < 0 {
+				return nil
 			}
 			d = refAdd(d, path, v)
 		default:
@@ -135,6 +164,44 @@ func reference(doc, ops *jsonval.Value) *jsonval.Value {
 		}
 	}
 	return d
+}
+
+// refSize is the length of v as compact JSON with its strings written
+// unescaped.
+func refSize(v *jsonval.Value) int {
+	var enc func(v *jsonval.Value) string
+	enc = func(v *jsonval.Value) string {
+		switch v.Kind {
+		case jsonval.String:
+			return `"` + v.S + `"`
+		case jsonval.Array:
+			parts := []string{}
+			for _, it := range v.Items {
+				parts = append(parts, enc(it))
+			}
+			return "[" + strings.Join(parts, ",") + "]"
+		case jsonval.Object:
+			parts := []string{}
+			for i, k := range v.Keys {
+				parts = append(parts, `"`+k+`":`+enc(v.Vals[i]))
+			}
+			return "{" + strings.Join(parts, ",") + "}"
+		}
+		return string(jsonval.Marshal(v))
+	}
+	return len(enc(v))
+}
+
+// refContainers counts the arrays and objects in v.
+func refContainers(v *jsonval.Value) int {
+	if v.Kind != jsonval.Array && v.Kind != jsonval.Object {
+		return 0
+	}
+	n := 1
+	for _, c := range append(append([]*jsonval.Value{}, v.Items...), v.Vals...) {
+		n += refContainers(c)
+	}
+	return n
 }
 
 func refDepth(v *jsonval.Value) int {

@@ -11,6 +11,15 @@
 // nothing: when any operation fails, Apply returns an error and the caller
 // keeps the original document, which is untouched.
 //
+// Every result is a tree: no node is reachable by two paths. The copy
+// operation therefore copies the value it copies node by node, and what a
+// patch copies is bounded (see Size): if copy shared the value instead, a
+// few copies of copies would make a document millions of times the size
+// of the patch, and every walk of it (a depth check, a describe) would
+// cost that much. The depth checks of moves to deeper places are paid from
+// a budget of the same size, so moving a large value down and up again
+// cannot cost a walk of it per operation.
+//
 // Prune and ApplyDeclared (prune.go) keep a caller's patch to what a
 // manifest declares, so observe can apply it to the declared state.
 //
@@ -28,6 +37,12 @@ import (
 
 // MaxOps bounds the operations of one patch.
 const MaxOps = 10000
+
+// MaxSize is the largest document, by Size, that the copies of a patch
+// may make: the bound of a whole state sent at once (128 MiB, the
+// session's MaxRequestBytes), so a patch never builds a larger state than
+// a full observe may send.
+const MaxSize = 128 << 20
 
 // Error is a failed patch: the index of the operation (-1 for the patch as
 // a whole), the member of the operation at fault ("op", "path", "from",
@@ -73,6 +88,12 @@ type op struct {
 // shares every untouched node with doc. On error the result is nil and the
 // error names the operation at fault.
 func Apply(doc *jsonval.Value, ops *jsonval.Value) (*jsonval.Value, *Error) {
+	return apply(doc, ops, MaxSize)
+}
+
+// apply is Apply with the bound max on the size of a document that copies
+// make.
+func apply(doc, ops *jsonval.Value, max int) (*jsonval.Value, *Error) {
 	if ops == nil || ops.Kind != jsonval.Array {
 		return nil, &Error{Index: -1, Msg: "a patch must be an array of operations"}
 	}
@@ -82,7 +103,7 @@ func Apply(doc *jsonval.Value, ops *jsonval.Value) (*jsonval.Value, *Error) {
 	if doc == nil {
 		return nil, &Error{Index: -1, Msg: "there is no document to patch"}
 	}
-	a := applier{root: doc}
+	a := applier{root: doc, doc: doc, ops: ops, max: max, left: -1}
 	for i, raw := range ops.Items {
 		o, err := parseOp(i, raw)
 		if err != nil {
@@ -119,7 +140,7 @@ func parseOp(i int, v *jsonval.Value) (op, *Error) {
 		if o.value = v.Get("value"); o.value == nil {
 			return o, &Error{Index: i, Member: "value", Msg: o.name + " needs a value"}
 		}
-		if o.name != "test" && depth(o.value, jsonval.MaxDepth-len(o.path)) > jsonval.MaxDepth-len(o.path) {
+		if o.name != "test" && depth(o.value, jsonval.MaxDepth-len(o.path), nil) > jsonval.MaxDepth-len(o.path) {
 			return o, &Error{Index: i, Member: "value", Msg: "the result would nest deeper than " + strconv.Itoa(jsonval.MaxDepth) + " levels"}
 		}
 	case "move", "copy":
@@ -148,8 +169,10 @@ func pointer(i int, v *jsonval.Value, member string) (jsonval.Pointer, *Error) {
 
 // depth returns how deeply v nests (a scalar is 0, an empty container 1).
 // It stops early and returns budget+1 once the depth exceeds budget, so a
-// check costs no more than the part of v within the budget.
-func depth(v *jsonval.Value, budget int) int {
+// check costs no more than the part of v within the budget. Each container
+// it visits takes one from *visits, unless visits is nil (a value of the
+// patch, bounded by its size); once that is below zero it stops.
+func depth(v *jsonval.Value, budget int, visits *int) int {
 	var items []*jsonval.Value
 	switch v.Kind {
 	case jsonval.Array:
@@ -162,9 +185,17 @@ func depth(v *jsonval.Value, budget int) int {
 	if budget <= 0 {
 		return budget + 1
 	}
+	if visits != nil {
+		if *visits--; *visits < 0 {
+			return 0
+		}
+	}
 	max := 0
 	for _, it := range items {
-		d := depth(it, budget-1)
+		d := depth(it, budget-1, visits)
+		if visits != nil && *visits < 0 {
+			return 0
+		}
 		if d > budget-1 {
 			return budget + 1
 		}
@@ -181,13 +212,109 @@ func depth(v *jsonval.Value, budget int) int {
 type applier struct {
 	root  *jsonval.Value
 	fresh map[*jsonval.Value]struct{}
+
+	// doc and ops are the document and the patch as given; max bounds the
+	// result. left is what the copies of this patch may still copy (-1
+	// until the first copy works it out) and capped reports that max, not
+	// the size of doc and ops, set it.
+	doc, ops *jsonval.Value
+	max      int
+	left     int
+	capped   bool
+	// walk is what the depth checks of moves may still visit, set with
+	// left.
+	walk int
+	// keys indexes the members of large objects this patch owns.
+	keys map[*jsonval.Value]*memberIndex
+}
+
+// memberIndex holds the position of each member of a large object at the
+// time it was indexed or added. A removal moves the members after it up by
+// one, so a member is at most removed places before its recorded position;
+// the index is dropped once that passes maxRemoved.
+type memberIndex struct {
+	pos     map[string]int
+	removed int
+}
+
+// largeObject is the member count from which an object this patch owns is
+// indexed, and maxRemoved how many removals an index outlives.
+const (
+	largeObject = 32
+	maxRemoved  = 256
+)
+
+// member returns the position of key in obj, or -1. An object this patch
+// owns with many members is looked up in an index; any other is scanned
+// (a parsed object's own index serves Get, but this patch copies such an
+// object before it changes it, which costs as much as a scan).
+func (a *applier) member(obj *jsonval.Value, key string) int {
+	if len(obj.Keys) <= largeObject {
+		return keyIndex(obj, key)
+	}
+	if _, ok := a.fresh[obj]; !ok {
+		return keyIndex(obj, key)
+	}
+	ix := a.keys[obj]
+	if ix == nil {
+		ix = &memberIndex{pos: make(map[string]int, len(obj.Keys))}
+		for i, k := range obj.Keys {
+			ix.pos[k] = i
+		}
+		if a.keys == nil {
+			a.keys = make(map[*jsonval.Value]*memberIndex)
+		}
+		a.keys[obj] = ix
+	}
+	h, ok := ix.pos[key]
+	if !ok {
+		return -1
+	}
+	for i := min(h, len(obj.Keys)-1); i >= 0 && i >= h-ix.removed; i-- {
+		if obj.Keys[i] == key {
+			return i
+		}
+	}
+	return keyIndex(obj, key) // not reached: the index is kept exact enough
+}
+
+// resolve returns the value at p in the document being built, or nil, as
+// jsonval.Pointer.Resolve does, looking members up with member.
+func (a *applier) resolve(p jsonval.Pointer) *jsonval.Value {
+	v := a.root
+	for _, tok := range p {
+		switch v.Kind {
+		case jsonval.Object:
+			if len(v.Keys) <= largeObject {
+				v = v.Get(tok)
+			} else if _, ok := a.fresh[v]; !ok {
+				v = v.Get(tok) // a parsed object's own index
+			} else if k := a.member(v, tok); k >= 0 {
+				v = v.Vals[k]
+			} else {
+				v = nil
+			}
+		case jsonval.Array:
+			i, ok := jsonval.ArrayIndex(tok)
+			if !ok || i >= len(v.Items) {
+				return nil
+			}
+			v = v.Items[i]
+		default:
+			return nil
+		}
+		if v == nil {
+			return nil
+		}
+	}
+	return v
 }
 
 func (a *applier) apply(i int, o *op) *Error {
 	fail := func(member, msg string) *Error { return &Error{Index: i, Member: member, Msg: msg} }
 	switch o.name {
 	case "test":
-		v := o.path.Resolve(a.root)
+		v := a.resolve(o.path)
 		if v == nil {
 			return fail("path", "path does not exist")
 		}
@@ -199,13 +326,13 @@ func (a *applier) apply(i int, o *op) *Error {
 		if len(o.path) == 0 {
 			return fail("path", "the whole document cannot be removed")
 		}
-		if o.path.Resolve(a.root) == nil {
+		if a.resolve(o.path) == nil {
 			return fail("path", "path does not exist")
 		}
 		a.remove(o.path)
 		return nil
 	case "replace":
-		if o.path.Resolve(a.root) == nil {
+		if a.resolve(o.path) == nil {
 			return fail("path", "path does not exist")
 		}
 		a.put(o.path, o.value, false)
@@ -218,21 +345,40 @@ func (a *applier) apply(i int, o *op) *Error {
 		return nil
 	}
 	// move and copy
-	v := o.from.Resolve(a.root)
+	v := a.resolve(o.from)
 	if v == nil {
 		return fail("from", "from does not exist")
 	}
 	if e := a.canAdd(o.path); e != "" {
 		return fail("path", "path"+e)
 	}
-	if len(o.path) > len(o.from) && depth(v, jsonval.MaxDepth-len(o.path)) > jsonval.MaxDepth-len(o.path) {
-		return fail("path", "the result would nest deeper than "+strconv.Itoa(jsonval.MaxDepth)+" levels")
+	if len(o.path) > len(o.from) {
+		// The value goes deeper: check its depth. A move's check is paid
+		// from the patch's budget, or a patch moving a large value down and
+		// up again would walk it once per operation.
+		var visits *int // a copy pays for its size, walk included
+		if o.name == "move" {
+			a.budget()
+			visits = &a.walk
+		}
+		limit := jsonval.MaxDepth - len(o.path)
+		d := depth(v, limit, visits)
+		if visits != nil && *visits < 0 {
+			return fail("path", "the moves of this patch to deeper places would check more than the state and the patch hold together")
+		}
+		if d > limit {
+			return fail("path", "the result would nest deeper than "+strconv.Itoa(jsonval.MaxDepth)+" levels")
+		}
 	}
 	if o.name == "copy" {
-		// The value is now reachable twice: nothing may be changed in place
-		// any more, or a change through one path would show through the other.
-		a.fresh = nil
-		a.put(o.path, v, true)
+		c, ok := a.clone(v)
+		if !ok {
+			if a.capped {
+				return fail("from", "copying from would make the state larger than "+strconv.Itoa(a.max)+" bytes")
+			}
+			return fail("from", "the copies of this patch would copy more than the state and the patch hold together")
+		}
+		a.put(o.path, c, true)
 		return nil
 	}
 	if isPrefix(o.from, o.path) {
@@ -249,6 +395,105 @@ func (a *applier) apply(i int, o *op) *Error {
 	}
 	a.put(o.path, v, true)
 	return nil
+}
+
+// clone returns a copy of v that shares no node with it, and spends its
+// Size from what the copies of this patch may copy: the size of the
+// document and of the patch as given (so a patch can at most double a
+// document, plus its own size), and no more than makes the result larger
+// than max. A walk that runs past it stops at once and reports false, so a
+// refused copy costs no more than the budget.
+func (a *applier) clone(v *jsonval.Value) (*jsonval.Value, bool) {
+	a.budget()
+	return cloneInto(v, &a.left)
+}
+
+// budget works out, once per patch, at its first copy or deeper move, what
+// its copies may copy and its moves' depth checks may visit: a walk of the
+// document, as a full observe of it would make.
+func (a *applier) budget() {
+	if a.left >= 0 {
+		return
+	}
+	base := Size(a.doc) + Size(a.ops)
+	a.left, a.walk = base, base
+	if room := a.max - base; room < a.left {
+		a.left, a.capped = max(room, 0), true
+	}
+}
+
+// cloneInto copies v node by node, taking its size from *left; it returns
+// false once *left would go below zero.
+func cloneInto(v *jsonval.Value, left *int) (*jsonval.Value, bool) {
+	if *left -= scalarSize(v); *left < 0 {
+		return nil, false
+	}
+	c := &jsonval.Value{Kind: v.Kind, B: v.B, S: v.S}
+	switch v.Kind {
+	case jsonval.Array:
+		if *left -= max(len(v.Items)-1, 0); *left < 0 {
+			return nil, false
+		}
+		c.Items = make([]*jsonval.Value, len(v.Items))
+		for i, it := range v.Items {
+			var ok bool
+			if c.Items[i], ok = cloneInto(it, left); !ok {
+				return nil, false
+			}
+		}
+	case jsonval.Object:
+		c.Keys = append([]string(nil), v.Keys...)
+		c.Vals = make([]*jsonval.Value, len(v.Vals))
+		for i, k := range v.Keys {
+			if *left -= len(k) + 3 + min(i, 1); *left < 0 {
+				return nil, false
+			}
+			var ok bool
+			if c.Vals[i], ok = cloneInto(v.Vals[i], left); !ok {
+				return nil, false
+			}
+		}
+	}
+	return c, true
+}
+
+// Size returns the length of v as compact JSON, counting each string and
+// key as its bytes and two quotes (without the escapes its encoding may
+// add). It is the measure of what a patch may copy.
+func Size(v *jsonval.Value) int {
+	n := scalarSize(v)
+	switch v.Kind {
+	case jsonval.Array:
+		n += max(len(v.Items)-1, 0)
+		for _, it := range v.Items {
+			n += Size(it)
+		}
+	case jsonval.Object:
+		n += max(len(v.Keys)-1, 0)
+		for i, k := range v.Keys {
+			n += len(k) + 3 + Size(v.Vals[i])
+		}
+	}
+	return n
+}
+
+// scalarSize is the size of v without its members: a scalar's whole size,
+// a container's brackets.
+func scalarSize(v *jsonval.Value) int {
+	switch v.Kind {
+	case jsonval.Null:
+		return 4
+	case jsonval.Bool:
+		if v.B {
+			return 4
+		}
+		return 5
+	case jsonval.Number:
+		return len(v.S)
+	case jsonval.String:
+		return len(v.S) + 2
+	}
+	return 2
 }
 
 func isPrefix(p, q jsonval.Pointer) bool {
@@ -270,7 +515,7 @@ func (a *applier) canAdd(p jsonval.Pointer) string {
 	if len(p) == 0 {
 		return ""
 	}
-	parent := p[:len(p)-1].Resolve(a.root)
+	parent := a.resolve(p[:len(p)-1])
 	if parent == nil {
 		return ": its parent does not exist"
 	}
@@ -324,7 +569,7 @@ func (a *applier) parent(p jsonval.Pointer) *jsonval.Value {
 	for _, tok := range p[:len(p)-1] {
 		switch cur.Kind {
 		case jsonval.Object:
-			k := keyIndex(cur, tok)
+			k := a.member(cur, tok)
 			c := a.own(cur.Vals[k])
 			cur.Vals[k] = c
 			cur = c
@@ -357,8 +602,14 @@ func (a *applier) put(p jsonval.Pointer, val *jsonval.Value, insert bool) {
 	}
 	par, tok := a.parent(p), p[len(p)-1]
 	if par.Kind == jsonval.Object {
-		// Set keeps the object's lookup index, if one was built, current.
-		par.Set(tok, val)
+		if k := a.member(par, tok); k >= 0 {
+			par.Vals[k] = val
+			return
+		}
+		par.Keys, par.Vals = append(par.Keys, tok), append(par.Vals, val)
+		if ix := a.keys[par]; ix != nil {
+			ix.pos[tok] = len(par.Keys) - 1
+		}
 		return
 	}
 	if tok == "-" {
@@ -385,21 +636,18 @@ func (a *applier) remove(p jsonval.Pointer) {
 		par.Items = par.Items[:len(par.Items)-1]
 		return
 	}
-	// An object loses a key: build a new node, so that no lookup index
-	// built on the old member list survives.
-	k := keyIndex(par, tok)
-	n := &jsonval.Value{Kind: jsonval.Object,
-		Keys: append(append(make([]string, 0, len(par.Keys)), par.Keys[:k]...), par.Keys[k+1:]...),
-		Vals: append(append(make([]*jsonval.Value, 0, len(par.Vals)), par.Vals[:k]...), par.Vals[k+1:]...)}
-	a.fresh[n] = struct{}{}
-	a.replaceNode(p[:len(p)-1], n)
-}
-
-// replaceNode puts n at p, whose parent chain this patch already owns.
-func (a *applier) replaceNode(p jsonval.Pointer, n *jsonval.Value) {
-	if len(p) == 0 {
-		a.root = n
-		return
+	// An object loses a key, in place: par is this patch's own copy, which
+	// carries no lookup index of its own (own makes none; put appends).
+	k := a.member(par, tok)
+	last := len(par.Keys) - 1
+	copy(par.Keys[k:], par.Keys[k+1:])
+	copy(par.Vals[k:], par.Vals[k+1:])
+	par.Keys[last], par.Vals[last] = "", nil
+	par.Keys, par.Vals = par.Keys[:last], par.Vals[:last]
+	if ix := a.keys[par]; ix != nil {
+		delete(ix.pos, tok)
+		if ix.removed++; ix.removed > maxRemoved {
+			delete(a.keys, par) // indexed again when next looked up
+		}
 	}
-	a.put(p, n, false)
 }

@@ -79,8 +79,8 @@ func pruneOps(t *prune.Tree, ops *jsonval.Value) (out *jsonval.Value, orig []int
 // applied, then a patch that moves or copies, or brings a value holding
 // nothing declared, is pruned again as a whole,
 // and a whole declared value an operation reached into is cut when it now
-// nests deeper than prune.MaxDepth. An error names the caller's operation.
-// doc is never modified.
+// nests deeper than prune.MaxDepth. What the patch may copy is bounded as
+// in Apply. An error names the caller's operation. doc is never modified.
 func ApplyDeclared(t *prune.Tree, doc, ops *jsonval.Value) (*jsonval.Value, *Error) {
 	pruned, orig, again := pruneOps(t, ops)
 	next, err := Apply(doc, pruned)

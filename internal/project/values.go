@@ -26,6 +26,8 @@ var (
 // plain projects a value shown as it is: strings cleaned, checked by the
 // credential net and cut at max characters; a composite value whose encoding
 // is longer than max characters is replaced by null and reported as cut.
+// A composite value is encoded only as far as it can still fit; past that
+// its length is counted, so a large value costs a walk, not its encoding.
 func plain(v *jsonval.Value, max int) outcome {
 	switch v.Kind {
 	case jsonval.String:
@@ -38,11 +40,13 @@ func plain(v *jsonval.Value, max int) outcome {
 		if containsCredential(v) {
 			return outcome{json: redactedJSON, redacted: true}
 		}
-		b := appendClean(nil, v)
-		if n := utf8.RuneCount(b); n > max {
+		// A character is at most 4 bytes: past 4*max bytes it cannot fit.
+		r := cleanWriter{limit: 4 * max}
+		r.value(v)
+		if n := r.chars(); n > max {
 			return outcome{json: nullJSON, origLen: n, truncated: true}
 		}
-		return outcome{json: b}
+		return outcome{json: r.dst}
 	}
 	return outcome{json: jsonval.Marshal(v)}
 }
@@ -67,34 +71,86 @@ func containsCredential(v *jsonval.Value) bool {
 	return false
 }
 
-// appendClean encodes v with every string and key cleaned of invisible
-// characters.
-func appendClean(dst []byte, v *jsonval.Value) []byte {
+// cleanWriter encodes a value with every string and key cleaned of
+// invisible characters, keeping at most limit bytes of the encoding: once
+// it is longer, the writer drops it and only counts its characters.
+type cleanWriter struct {
+	dst     []byte
+	limit   int
+	over    bool
+	n       int    // characters, once over
+	scratch []byte // one string's encoding, once over
+}
+
+// chars returns the length of the whole encoding in characters.
+func (w *cleanWriter) chars() int {
+	if w.over {
+		return w.n
+	}
+	return utf8.RuneCount(w.dst)
+}
+
+// byte writes one ASCII character.
+func (w *cleanWriter) byte(c byte) {
+	if w.over {
+		w.n++
+		return
+	}
+	w.dst = append(w.dst, c)
+	w.check()
+}
+
+// string writes s cleaned and encoded.
+func (w *cleanWriter) string(s string) {
+	if w.over {
+		w.scratch = jsonval.AppendString(w.scratch[:0], expose.Clean(s))
+		w.n += utf8.RuneCount(w.scratch)
+		return
+	}
+	w.dst = jsonval.AppendString(w.dst, expose.Clean(s))
+	w.check()
+}
+
+// check drops the encoding once it passes the limit.
+func (w *cleanWriter) check() {
+	if len(w.dst) > w.limit {
+		w.over, w.n, w.dst = true, utf8.RuneCount(w.dst), nil
+	}
+}
+
+func (w *cleanWriter) value(v *jsonval.Value) {
 	switch v.Kind {
 	case jsonval.String:
-		return jsonval.AppendString(dst, expose.Clean(v.S))
+		w.string(v.S)
 	case jsonval.Array:
-		dst = append(dst, '[')
+		w.byte('[')
 		for i, it := range v.Items {
 			if i > 0 {
-				dst = append(dst, ',')
+				w.byte(',')
 			}
-			dst = appendClean(dst, it)
+			w.value(it)
 		}
-		return append(dst, ']')
+		w.byte(']')
 	case jsonval.Object:
-		dst = append(dst, '{')
+		w.byte('{')
 		for i, k := range v.Keys {
 			if i > 0 {
-				dst = append(dst, ',')
+				w.byte(',')
 			}
-			dst = jsonval.AppendString(dst, expose.Clean(k))
-			dst = append(dst, ':')
-			dst = appendClean(dst, v.Vals[i])
+			w.string(k)
+			w.byte(':')
+			w.value(v.Vals[i])
 		}
-		return append(dst, '}')
+		w.byte('}')
+	default:
+		if w.over {
+			w.scratch = jsonval.Append(w.scratch[:0], v)
+			w.n += utf8.RuneCount(w.scratch)
+			return
+		}
+		w.dst = jsonval.Append(w.dst, v)
+		w.check()
 	}
-	return jsonval.Append(dst, v)
 }
 
 // field projects one record field into rec according to its exposure.

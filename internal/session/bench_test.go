@@ -99,3 +99,34 @@ func BenchmarkDescribe10kUncached(b *testing.B) {
 		s.Call(reqs[i%2])
 	}
 }
+
+// copyChain is an observe whose patch copies a record's items array into
+// itself n times: each copy doubles what the array holds.
+func copyChain(n int) []byte {
+	ops := make([]string, n)
+	for i := range ops {
+		ops[i] = `{"op":"copy","from":"/orders/items/0/items","path":"/orders/items/0/items/-"}`
+	}
+	return []byte(`{"op":"observe","patch":[` + strings.Join(ops, ",") + `]}`)
+}
+
+// BenchmarkCopyChain22 is the patch of 22 copies of copies on one record's
+// items, then a describe of that record: the cost of a patch must follow
+// its size and the state's, not double with every copy.
+func BenchmarkCopyChain22(b *testing.B) {
+	m, err := os.ReadFile("../../testdata/orders/manifest.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	load := []byte(`{"op":"load","key":"` + key + `","manifest":` + string(m) + `}`)
+	observe := []byte(`{"op":"observe","state":{"orders":{"items":[{"number":"SO-1","items":[1]}]}}}`)
+	patch, describe := copyChain(22), []byte(`{"op":"describe","record":["SO-1"]}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		s := session.New()
+		ok(b, s.Call(load))
+		ok(b, s.Call(observe))
+		s.Call(patch)
+		s.Call(describe)
+	}
+}

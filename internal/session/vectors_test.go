@@ -346,6 +346,15 @@ func vectors(t *testing.T) []vector {
 			patchReq(`{"op":"replace"}`),
 			d(`"record":["SO-1002"]`))},
 		{"patch-before-state", append([][]byte{loadReq(m)}, patchReq(`[]`))},
+		// A copy copies; the copies of one patch may copy no more than the
+		// state and the patch hold, so a chain of copies of copies is
+		// refused at the copy that passes that, and nothing changes.
+		{"patch-copy-bounded", seq(m, st,
+			patchReq(`[{"op":"replace","path":"/orders/items/0/items","value":[1]}`+strings.Repeat(`,{"op":"copy","from":"/orders/items/0/items","path":"/orders/items/0/items/-"}`, 30)+`]`),
+			d(`"record":["SO-1001"]`),
+			patchReq(`[{"op":"copy","from":"/orders/items/1/totals","path":"/orders/items/0/items"},{"op":"copy","from":"/orders/items/1","path":"/orders/items/-"},`+
+				`{"op":"replace","path":"/orders/items/48/number","value":"SO-2002"},{"op":"replace","path":"/orders/items/1/totals/grand","value":1}]`),
+			d(`"record":["SO-1001","SO-1002","SO-2002"]`))},
 		// prepare: checks and execute-time resolution.
 		{"prepare-resolves-token-slot", seq(m, st, d(`"record":["SO-1001"]`),
 			charge("SO-1001", `"4111 1111 1111 1000"`),
