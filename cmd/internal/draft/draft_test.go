@@ -38,6 +38,9 @@ func draftOf(t *testing.T, sample string) (*manifest.Plan, *jsonval.Value, []byt
 	if err != nil {
 		t.Fatal(err)
 	}
+	if x := loadSchema(t); !x.valid(x.root, v) {
+		t.Fatalf("the draft is invalid against the manifest schema:\n%s", text)
+	}
 	return plan, v, text
 }
 
@@ -240,6 +243,22 @@ func TestDraftCases(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestDraftNamesNoValues: a draft names keys and paths of the sample,
+// never its values, wherever they sit (records, page, state, feedback,
+// lists that are not collections).
+func TestDraftNamesNoValues(t *testing.T) {
+	sample := `{"router":{"path":"/VAL-01","title":"VAL-02","query":{"q":"VAL-03"}},
+	  "ui":{"filter":"VAL-04","selected":"VAL-05","toasts":[{"message":"VAL-06 done","kind":"VAL-07"}]},
+	  "session":{"tenant":"VAL-08","user":"VAL-09"},
+	  "points":[{"x":"VAL-10"}],"dups":[{"id":"VAL-11"},{"id":"VAL-11"}],
+	  "orders":[{"id":"VAL-12","status":"VAL-13","note":"VAL-14 with four words","customer":{"email":"VAL-15@example.com","phone":"+44 20 7946 0123"},
+	             "lines":[{"sku":"VAL-16"}],"tags":["VAL-17"],"internal":"VAL-18"}]}`
+	_, _, text := draftOf(t, sample)
+	if strings.Contains(string(text), "VAL-") || strings.Contains(string(text), "7946") {
+		t.Errorf("the draft quotes a value of the sample:\n%s", text)
 	}
 }
 

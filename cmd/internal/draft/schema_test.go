@@ -229,6 +229,14 @@ func TestSchemaAcceptsWhatLoads(t *testing.T) {
 	if !x.valid(x.root, parseJSON(t, string(orders))) {
 		t.Error("the orders manifest is invalid")
 	}
+	doc, err := os.ReadFile("../../../docs/first-manifest.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tutorial := regexp.MustCompile("<!-- test: file manifest\\.json -->\n```json\n((?s:.*?))\n```").FindSubmatch(doc)
+	if tutorial == nil || !x.valid(x.root, parseJSON(t, string(tutorial[1]))) {
+		t.Error("the tutorial's manifest is missing or invalid")
+	}
 	text, e := FromJSON(readOrders(t), Options{Schema: DefaultSchema})
 	if e != nil {
 		t.Fatal(e)
