@@ -36,6 +36,8 @@ const (
 	maxItemDepth   = 4   // object levels inside a record searched for fields
 	maxFields      = 100 // fields proposed per collection
 	maxStateKeys   = 20  // state keys proposed
+	maxStateDepth  = 3   // object levels searched for state and the session scope
+	maxMembers     = 256 // members of an object searched (more: a map of data)
 	maxCommentRune = 4000
 	freeTextWords  = 4  // a value of this many words or more is free text
 	freeTextChars  = 80 // as is one longer than this
@@ -127,8 +129,12 @@ func (d *drafter) find(v *jsonval.Value, at jsonval.Pointer, key string, depth i
 	case jsonval.Array:
 		d.array(v, at, key)
 	case jsonval.Object:
+		if len(v.Keys) > maxMembers {
+			d.notes = append(d.notes, ptrText(at)+" has more than "+strconv.Itoa(maxMembers)+" members and was not searched (a map of records? collections are arrays)")
+			return
+		}
 		if depth <= maxItemDepth {
-			d.pageIn(v, at)
+			d.pageIn(v, at, key)
 		}
 		for i, k := range v.Keys {
 			if dataKey(k) {
@@ -139,10 +145,10 @@ func (d *drafter) find(v *jsonval.Value, at jsonval.Pointer, key string, depth i
 			if d.page != nil && isPointer(d.page.at, at) && (k == d.page.query) {
 				continue // the page's parameters are not state
 			}
-			if c.Kind != jsonval.Array && c.Kind != jsonval.Object && depth < maxItemDepth {
+			if c.Kind != jsonval.Array && c.Kind != jsonval.Object && depth < maxStateDepth {
 				d.stateOrScope(k, c, child, key)
 			}
-			if c.Kind == jsonval.Array && depth < maxItemDepth && scalars(c) && hasWord(k, stateWords) {
+			if c.Kind == jsonval.Array && depth < maxStateDepth && scalars(c) && hasWord(k, stateWords) {
 				d.stateOrScope(k, c, child, key)
 			}
 			d.find(c, child, k, depth+1)
@@ -256,11 +262,12 @@ func singular(s string) string {
 // Recognised key words.
 var (
 	feedbackWords = []string{"toast", "toasts", "notification", "notifications", "notice", "notices", "alert", "alerts",
-		"message", "messages", "flash", "flashes", "snackbar", "snackbars", "banner", "banners"}
+		"flash", "flashes", "snackbar", "snackbars", "banner", "banners"}
 	textKeys     = []string{"message", "text", "title", "body", "msg", "content", "description", "label"}
 	levelKeys    = []string{"level", "kind", "severity", "type", "variant", "status"}
 	sourceKeys   = []string{"source", "origin"}
 	routeKeys    = []string{"path", "pathname", "route", "url"}
+	routeHolders = []string{"router", "route", "routing", "location", "nav", "navigation", "page", "history"}
 	titleKeys    = []string{"title", "pageTitle", "documentTitle"}
 	queryKeys    = []string{"query", "params", "search", "searchParams", "queryParams"}
 	stateWords   = []string{"filter", "filters", "sort", "sorting", "selected", "selection", "search", "tab", "view", "page", "step"}
@@ -310,13 +317,17 @@ func firstKey(items []*jsonval.Value, keys []string, kind jsonval.Kind) string {
 }
 
 // pageIn takes v as the page when it holds a route (a string starting with
-// / or #/); the shallowest one found first wins.
-func (d *drafter) pageIn(v *jsonval.Value, at jsonval.Pointer) {
+// / or #/ under path, pathname or route, or under url in an object named
+// like a router); the shallowest one wins, then the first in pointer order.
+func (d *drafter) pageIn(v *jsonval.Value, at jsonval.Pointer, key string) {
 	if d.page != nil && (len(d.page.at) < len(at) || len(d.page.at) == len(at) && d.page.at.String() <= at.String()) {
 		return // the shallowest route holder wins, then the first in pointer order
 	}
 	var p pageCand
 	for _, k := range routeKeys {
+		if k == "url" && !hasWord(key, routeHolders) {
+			continue
+		}
 		if r := v.Get(k); r != nil && r.Kind == jsonval.String && (strings.HasPrefix(r.S, "/") || strings.HasPrefix(r.S, "#/")) {
 			p.route = k
 			break

@@ -3,6 +3,7 @@ package draft
 import (
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -224,6 +225,12 @@ func TestDraftCases(t *testing.T) {
 		{"a map keyed by e-mail is not named", `{"prefs":{"ada@example.com":{"filter":"all"}}}`, nil, []string{`ada@`, `"state"`}},
 		{"state values that look sensitive are left out", `{"ui":{"search":"ada@example.com","sort":"name"}}`,
 			[]string{`"sort":"/ui/sort"`}, []string{`"search"`, `ada@`}},
+		{"a url is a route only in a router", `{"user":{"avatar":{"url":"/img/a.png"}},"location":{"url":"/inbox"}}`,
+			[]string{`"route":"/location/url"`}, []string{`/user/avatar/url`}},
+		{"chat messages are records, not feedback", `{"messages":[{"id":"m1","text":"hi"},{"id":"m2","text":"hello"}]}`,
+			[]string{`"from":"/messages","id":"/id"`}, []string{`"feedback"`}},
+		{"no state deep inside", `{"entities":{"byId":{"a":{"selected":true,"name":"A"}}},"ui":{"selected":"a"}}`,
+			[]string{`"selected":"/ui/selected"`}, []string{`/entities/byId/a/selected`}},
 		{"page params", `{"location":{"path":"/x","query":{"q":"shoes","token":"abc","debug":"1","nested":{"a":1}}}}`,
 			[]string{`"params":{"from":"/location/query","allow":["q"]}`}, nil},
 		{"control characters in keys", "{\"ui\":{\"filter\\u0001\":\"a\"},\"l\":[{\"id\":\"x\",\"na\\u0002me\":\"n\"}]}",
@@ -259,6 +266,24 @@ func TestDraftNamesNoValues(t *testing.T) {
 	_, _, text := draftOf(t, sample)
 	if strings.Contains(string(text), "VAL-") || strings.Contains(string(text), "7946") {
 		t.Errorf("the draft quotes a value of the sample:\n%s", text)
+	}
+}
+
+// TestDraftLargeMap: an object with very many members is data, not
+// searched, and says so.
+func TestDraftLargeMap(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"byId":{`)
+	for i := 0; i < maxMembers+1; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(`"k` + strings.Repeat("x", i%3) + string(rune('a'+i%26)) + strconv.Itoa(i) + `":{"filter":"x"}`)
+	}
+	b.WriteString(`}}`)
+	_, m, _ := draftOf(t, b.String())
+	if m.Get("state") != nil || !strings.Contains(m.Get("$comment").S, "/byId has more than 256 members and was not searched") {
+		t.Errorf("%s", jsonval.Marshal(m))
 	}
 }
 
