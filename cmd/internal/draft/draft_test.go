@@ -42,6 +42,10 @@ func draftOf(t *testing.T, sample string) (*manifest.Plan, *jsonval.Value, []byt
 	if x := loadSchema(t); !x.valid(x.root, v) {
 		t.Fatalf("the draft is invalid against the manifest schema:\n%s", text)
 	}
+	st, _ := jsonval.Parse([]byte(sample))
+	if found := lint.Plan(plan, st); len(found) > 0 {
+		t.Fatalf("the draft has lint findings with its sample: %v\n%s", found, text)
+	}
 	return plan, v, text
 }
 
@@ -320,7 +324,8 @@ func TestDraftLayout(t *testing.T) {
 }
 
 // FuzzDraft: any JSON sample gives a draft that compiles (Manifest checks
-// it and answers internal_error otherwise) and does not panic.
+// it and answers internal_error otherwise) and passes lint with that
+// sample, and drafting does not panic.
 func FuzzDraft(f *testing.F) {
 	f.Add(readOrders(f))
 	f.Add([]byte(`[{"id":1,"name":"a"}]`))
@@ -329,8 +334,17 @@ func FuzzDraft(f *testing.F) {
 		if len(b) > 1<<16 {
 			return
 		}
-		if _, e := FromJSON(b, Options{Schema: DefaultSchema}); e != nil && e.Code == wire.CodeInternal {
+		text, e := FromJSON(b, Options{Schema: DefaultSchema})
+		if e != nil && e.Code == wire.CodeInternal {
 			t.Fatalf("%v\n%s", e, b)
+		}
+		if e != nil {
+			return
+		}
+		plan, _ := manifest.Parse(text)
+		st, _ := jsonval.Parse(b)
+		if found := lint.Plan(plan, st); len(found) > 0 {
+			t.Fatalf("lint findings with its own sample: %v\n%s\n%s", found, b, text)
 		}
 	})
 }
