@@ -10,10 +10,10 @@ GO_SOURCES := $(shell find wasm internal -name '*.go' -not -name '*_test.go') go
 WASM_FLAGS := -buildmode=c-shared -trimpath -buildvcs=false -ldflags='-s -w -buildid='
 
 # Fragments append their suites to TEST_TARGETS and benchmarks to BENCH_TARGETS.
-TEST_TARGETS := test-go
+TEST_TARGETS := test-go test-checks
 BENCH_TARGETS := bench-go
 
-.PHONY: all wasm cli test test-go generate check-generated vet bench bench-go demo fuzz clean
+.PHONY: all wasm cli test test-go generate check-generated check-notices test-checks vet bench bench-go demo fuzz clean
 all: wasm cli
 
 wasm: $(WASM)
@@ -28,19 +28,42 @@ cli:
 generate:
 	$(GO) generate ./...
 
-# Generated code must be fresh: regenerate and fail if anything changed.
+# The checks below read the tree, not git, so they check the same in a git
+# checkout, a tarball or a CI cache, and fail when they find nothing to check.
+GO_FILES = find . \( -name node_modules -o -name .git -o -path ./build \) -prune -o -name '*.go' -print
+
+# Generated code must be fresh: regenerate, and fail if any Go file changed
+# or appeared (the regenerated files are left in place).
 check-generated:
-	@$(GO) generate ./...
-	@if [ -n "$$(git status --porcelain -- '*_easyjson.go')" ]; then \
-	  echo "generated easyjson code is stale: run 'make generate' and commit"; \
-	  git --no-pager diff --stat -- '*_easyjson.go'; exit 1; fi
+	@set -eo pipefail; keep=$$(mktemp -d); trap 'rm -rf "$$keep"' EXIT; \
+	$(GO_FILES) | tar -cf - -T - | tar -C "$$keep" -xf -; \
+	grep -rqlx '// Code generated .* DO NOT EDIT\.' "$$keep" || { echo "check-generated: no generated Go file found" >&2; exit 1; }; \
+	$(GO) generate ./...; stale=; \
+	for f in $$($(GO_FILES)); do cmp -s "$$f" "$$keep/$$f" || stale="$$stale $$f"; done; \
+	[ -z "$$stale" ] || { echo "generated code was stale:$$stale (now regenerated: commit it)" >&2; exit 1; }
 
 vet:
-	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
+	@files=$$($(GO_FILES)); [ -n "$$files" ] || { echo "vet: no Go files found" >&2; exit 1; }; \
+	bad=$$(gofmt -l $$files); [ -z "$$bad" ] || { echo "gofmt needed:" >&2; echo "$$bad" >&2; exit 1; }
 	$(GO) vet ./...
 
-test-go: check-generated vet $(WASM)
+# Every Go module linked into the module, the CLI, the Worker or a program
+# importing the supported packages must be named in THIRD_PARTY_NOTICES.md.
+check-notices:
+	@set -eo pipefail; f='{{with .Module}}{{.Path}}{{end}}'; \
+	mods=$$( { GOOS=wasip1 GOARCH=wasm $(GO) list -deps -f "$$f" ./wasm; $(GO) list -deps -f "$$f" . ./cmd/pinhole ./host; \
+	  GOOS=js GOARCH=wasm $(GO) list -deps -f "$$f" ./cmd/worker; } | sort -u); \
+	case "$$mods" in *github.com/pinholectx/pinhole*) ;; *) echo "check-notices: go list found no modules" >&2; exit 1;; esac; \
+	missing=; for m in $$mods; do [ "$$m" = github.com/pinholectx/pinhole ] || grep -qF "$$m" THIRD_PARTY_NOTICES.md || missing="$$missing $$m"; done; \
+	[ -z "$$missing" ] || { echo "THIRD_PARTY_NOTICES.md does not name:$$missing" >&2; exit 1; }
+
+test-go: check-generated vet check-notices $(WASM)
 	$(GO) test -count=1 ./...
+
+# The checks above, tested: each fails on what it is meant to catch, in a
+# copy of the tree without git.
+test-checks:
+	.ci/checks-test.sh
 
 -include js/js.mk
 -include web/web.mk

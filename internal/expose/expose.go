@@ -129,11 +129,14 @@ func cleanDomain(d string) string {
 }
 
 // Clean removes characters that change how text reads without being seen,
-// or that terminals and renderers treat as controls: DEL and the C1
-// controls, bidirectional embeddings, overrides, isolates and marks,
-// zero-width characters, invisible operators, the Arabic letter mark, the
-// Mongolian vowel separator, the byte order mark and the tag characters.
-// C0 controls stay and are escaped by the JSON encoders.
+// or that terminals and renderers treat as controls: every Unicode
+// Default_Ignorable_Code_Point (zero-width characters and joiners, bidi
+// marks, embeddings, overrides and isolates, the soft hyphen, invisible
+// operators, the combining grapheme joiner, variation selectors, the Hangul
+// and Khmer fillers, the Mongolian vowel separator and free variation
+// selectors, the byte order mark, the tag characters and the reserved
+// ignorable ranges), DEL and the C1 controls. C0 controls stay and are
+// escaped by the JSON encoders.
 func Clean(s string) string {
 	i := 0
 	for ; i < len(s); i++ {
@@ -155,22 +158,28 @@ func Clean(s string) string {
 	return b.String()
 }
 
+//go:generate go run ./internal/ignorablegen
+
+// invisible reports whether Clean removes r: DEL, a C1 control or a
+// Default_Ignorable_Code_Point (the generated table ignorable).
 func invisible(r rune) bool {
-	switch {
-	case r >= 0x7f && r <= 0x9f: // DEL, C1 controls
-		return true
-	case r == 0x061c || r == 0x180e: // Arabic letter mark, Mongolian vowel separator
-		return true
-	case r >= 0x200b && r <= 0x200f: // zero-width space/joiners, LRM, RLM
-		return true
-	case r >= 0x202a && r <= 0x202e: // bidi embeddings and overrides
-		return true
-	case r >= 0x2060 && r <= 0x206f: // word joiner, invisible operators, bidi isolates, deprecated format
-		return true
-	case r == 0xfeff: // byte order mark, zero-width no-break space
-		return true
-	case r >= 0xe0000 && r <= 0xe007f: // tag characters
-		return true
+	if r < 0x7f {
+		return false
+	}
+	if r <= 0x9f {
+		return true // DEL, C1 controls
+	}
+	lo, hi := 0, len(ignorable)
+	for lo < hi {
+		m := (lo + hi) / 2
+		switch {
+		case r < ignorable[m][0]:
+			hi = m
+		case r > ignorable[m][1]:
+			lo = m + 1
+		default:
+			return true
+		}
 	}
 	return false
 }

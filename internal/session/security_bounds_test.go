@@ -1,15 +1,345 @@
 package session_test
 
+// SECURITY.md §6 "Bounds hold under attack": a million records, huge
+// values, deep nesting, many regions and capabilities, many unavailable
+// entries, and a prepare answer asked to repeat a large value.
+
 import (
 	"bytes"
+	"fmt"
 	"regexp"
+	"runtime"
+	"runtime/metrics"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/pinholectx/pinhole/internal/session"
 	"github.com/pinholectx/pinhole/internal/wire"
 )
+
+// peakHeap samples the live heap while fn runs and returns the highest
+// figure seen, in bytes.
+func peakHeap(fn func()) uint64 {
+	runtime.GC()
+	var peak atomic.Uint64
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	go func() {
+		defer close(done)
+		for {
+			metrics.Read(sample)
+			if v := sample[0].Value.Uint64(); v > peak.Load() {
+				peak.Store(v)
+			}
+			select {
+			case <-stop:
+				return
+			case <-time.After(2 * time.Millisecond):
+			}
+		}
+	}()
+	fn()
+	close(stop)
+	<-done
+	metrics.Read(sample)
+	if v := sample[0].Value.Uint64(); v > peak.Load() {
+		peak.Store(v)
+	}
+	return peak.Load()
+}
+
+// boundsManifest declares a plain, a user and a masked field, state,
+// feedback, a page and one record-scope capability that is unavailable for
+// every record.
+const boundsManifest = `{"pinhole":1,
+ "page":{"route":"/r/path","title":"/r/title"},
+ "regions":[{"id":"list","description":"The list"}],
+ "collections":[{"region":"list","from":"/items","id":"/id","fields":{
+   "name":{"from":"/name"},"note":{"from":"/note","content":"user"},"email":{"from":"/email","expose":"mask"}}}],
+ "state":{"filter":"/ui/filter"},
+ "feedback":{"from":"/ui/toasts","text":"/message"},
+ "capabilities":[{"name":"item.open","description":"Open one item","scope":"record","region":"list",
+   "unavailable":[{"when":{"field":"/name","exists":true},"reason":"Every item is locked"}]}]}`
+
+// describeChecked runs a describe and checks the bounds every answer keeps.
+func describeChecked(t testing.TB, s *session.Session, req string, maxBytes int) map[string]any {
+	t.Helper()
+	out := s.Call([]byte(req))
+	checkResponse(t, req, out, nil, maxBytes)
+	r := decode(t, out)
+	if r["error"] != nil {
+		t.Fatalf("%s: %v", req, r["error"])
+	}
+	return r
+}
+
+func TestBoundsMillionRecords(t *testing.T) {
+	n := 1_000_000
+	if testing.Short() {
+		n = 100_000
+	}
+	var req bytes.Buffer
+	req.Grow(n * 90)
+	req.WriteString(`{"op":"observe","state":{"r":{"path":"/list","title":"List"},"ui":{"filter":"all","toasts":[]},"items":[`)
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			req.WriteByte(',')
+		}
+		n := strconv.AppendInt(nil, int64(i), 10)
+		req.WriteString(`{"id":"R`)
+		req.Write(n)
+		req.WriteString(`","name":"Item `)
+		req.Write(n)
+		req.WriteString(`","email":"u`)
+		req.Write(n)
+		req.WriteString(`@example.com","secret":"zq`)
+		req.Write(n)
+		req.WriteString(`"}`)
+	}
+	req.WriteString(`]}}`)
+	s := session.New()
+	if r := decode(t, s.Call([]byte(`{"op":"load","key":"bounds-key-0000001","manifest":`+boundsManifest+`}`))); r["loaded"] != true {
+		t.Fatalf("load: %v", r)
+	}
+	start := time.Now()
+	var obs map[string]any
+	peak := peakHeap(func() {
+		obs = decode(t, s.Call(req.Bytes()))
+		for _, q := range []string{`{"op":"describe"}`, `{"op":"describe","offset":` + strconv.Itoa(n-3) + `,"limit":50}`,
+			`{"op":"describe","limit":50}`, `{"op":"describe","record":["R` + strconv.Itoa(n-1) + `","R0"]}`} {
+			r := describeChecked(t, s, q, 65536)
+			ctx := r["context"].(map[string]any)
+			if num(t, ctx["recordsTotal"]) != n || num(t, ctx["recordIdsTotal"]) != n {
+				t.Fatalf("%s: totals %v/%v, want %d", q, ctx["recordsTotal"], ctx["recordIdsTotal"], n)
+			}
+			if len(asList(ctx["recordIds"])) != 1000 {
+				t.Fatalf("%s: %d recordIds, want maxRecordIds 1000", q, len(asList(ctx["recordIds"])))
+			}
+			if num(t, ctx["unavailableTotal"]) != len(asList(ctx["records"])) {
+				t.Fatalf("%s: unavailableTotal %v for %d records", q, ctx["unavailableTotal"], len(asList(ctx["records"])))
+			}
+		}
+	})
+	elapsed := time.Since(start)
+	if num(t, obs["recordsTotal"]) != n {
+		t.Fatalf("observe: %v", obs)
+	}
+	fmt.Printf("bounds: %d records (%d MB observe request): observe + 4 describes in %v, peak live heap %d MB (%.1f x the request)\n",
+		n, req.Len()>>20, elapsed.Round(time.Millisecond), peak>>20, float64(peak)/float64(req.Len()))
+	// Memory stays proportional to the declared state: the parsed tree and
+	// the snapshot, never a copy per describe.
+	if limit := uint64(req.Len()) * 40; peak > limit {
+		t.Fatalf("peak live heap %d MB exceeds 40x the request (%d MB)", peak>>20, limit>>20)
+	}
+}
+
+func TestBoundsHugeValues(t *testing.T) {
+	size := 10 << 20
+	if testing.Short() {
+		size = 2 << 20
+	}
+	big := strings.Repeat("A long line of user text é ", size/28)
+	runes := len([]rune(big))
+	toasts := make([]any, 100_000)
+	for i := range toasts {
+		toasts[i] = map[string]any{"message": fmt.Sprintf("Notice %d", i)}
+	}
+	toasts[0] = map[string]any{"message": big}
+	items := []any{
+		map[string]any{"id": "R1", "name": big, "note": big, "email": big + "@example.com"},
+		map[string]any{"id": big, "name": "an item whose id is 10 MB"},
+	}
+	state := map[string]any{"r": map[string]any{"path": big, "title": big},
+		"ui": map[string]any{"filter": map[string]any{"deep": big}, "toasts": toasts}, "items": items}
+	s := session.New()
+	s.Call([]byte(`{"op":"load","key":"bounds-key-0000001","manifest":` + boundsManifest + `}`))
+	req := mustJSON(map[string]any{"op": "observe", "state": state})
+	var r map[string]any
+	peak := peakHeap(func() {
+		obs := decode(t, s.Call(req))
+		if num(t, obs["recordsTotal"]) != 2 || num(t, obs["skipped"]) != 1 {
+			t.Fatalf("observe: %v", obs)
+		}
+		r = describeChecked(t, s, `{"op":"describe"}`, 65536)
+	})
+	ctx := r["context"].(map[string]any)
+	if num(t, ctx["feedbackTotal"]) != 100_000 || len(asList(ctx["feedback"])) != 20 {
+		t.Fatalf("feedback: total %v, %d items", ctx["feedbackTotal"], len(asList(ctx["feedback"])))
+	}
+	if fb := ctx["feedback"].([]any)[0].(map[string]any); num(t, fb["truncated"]) != runes {
+		t.Fatalf("a 10 MB feedback text is not reported as cut: %v", fb["truncated"])
+	}
+	rec := ctx["records"].([]any)[0].(map[string]any)
+	cut := rec["truncated"].(map[string]any)
+	if num(t, cut["name"]) != runes || num(t, cut["note"]) != runes {
+		t.Fatalf("truncated = %v, want %d for name and note", cut, runes)
+	}
+	for _, f := range []string{"name", "note"} {
+		if n := len([]rune(rec["fields"].(map[string]any)[f].(string))); n != 512 {
+			t.Fatalf("field %s has %d characters, want maxFieldChars 512", f, n)
+		}
+	}
+	if st := ctx["state"].(map[string]any); st["filter"] != nil {
+		t.Fatalf("a 10 MB composite state value should be dropped (null) and reported: %v", st["filter"])
+	}
+	if len(asList(ctx["recordIds"])) != 1 {
+		t.Fatalf("a 10 MB id is referenceable")
+	}
+	fmt.Printf("bounds: %d MB fields, title, state and feedback text, 100000 feedback items: cut to the limits, totals exact, peak live heap %d MB\n",
+		size>>20, peak>>20)
+}
+
+func TestBoundsDeepNesting(t *testing.T) {
+	s := session.New()
+	s.Call([]byte(`{"op":"load","key":"bounds-key-0000001","manifest":` + boundsManifest + `}`))
+	// Nesting the parser accepts, inside a declared value.
+	deep := strings.Repeat(`{"a":`, 500) + `1` + strings.Repeat(`}`, 500)
+	out := s.Call([]byte(`{"op":"observe","state":{"ui":{"filter":` + deep + `},"items":[{"id":"R1","name":` + deep + `}]}}`))
+	checkResponse(t, "observe deep", out, nil, 0)
+	if r := decode(t, out); r["error"] != nil {
+		t.Fatalf("observe of 500 levels: %v", r)
+	}
+	describeChecked(t, s, `{"op":"describe"}`, 65536)
+	// Nesting far beyond: an error, never a stack overflow.
+	for _, d := range []int{600, 100_000, 1_000_000} {
+		deep := strings.Repeat(`[`, d) + strings.Repeat(`]`, d)
+		out := s.Call([]byte(`{"op":"observe","state":{"ui":{"filter":` + deep + `}}}`))
+		checkResponse(t, "observe very deep", out, nil, 0)
+		if r := decode(t, out); r["error"] == nil {
+			t.Fatalf("nesting %d accepted", d)
+		}
+	}
+	// A manifest condition nested 200 deep.
+	cond := strings.Repeat(`{"not":`, 200) + `{"path":"/ui/filter","exists":true}` + strings.Repeat(`}`, 200)
+	out = s.Call([]byte(`{"op":"load","key":"bounds-key-0000001","manifest":{"pinhole":1,"regions":[{"id":"a","activeWhen":` + cond + `}]}}`))
+	checkResponse(t, "deep condition", out, nil, 0)
+	if !bytes.HasPrefix(out, []byte(`{"loaded":true`)) {
+		t.Fatalf("a condition nested 200 deep: %.300s", out)
+	}
+	// Patches that would build nesting far past the parser's limit, each
+	// adding a 400-deep value at the bottom of the one before: applied or
+	// refused with invalid_state, and the module keeps answering.
+	s.Call([]byte(`{"op":"load","key":"bounds-key-0000001","manifest":` + boundsManifest + `}`))
+	s.Call([]byte(`{"op":"observe","state":{"ui":{"filter":1}}}`))
+	const depth = 400
+	value := strings.Repeat(`[`, depth) + `{"x":1}` + strings.Repeat(`]`, depth)
+	path := "/ui/filter"
+	for i := 0; i < 5; i++ {
+		out := s.Call([]byte(`{"op":"observe","patch":[{"op":"add","path":"` + path + `","value":` + value + `}]}`))
+		checkResponse(t, "deep patch", out, nil, 0)
+		if r := decode(t, out); r["error"] != nil && r["error"].(map[string]any)["code"] != "invalid_state" {
+			t.Fatalf("patch %d: %v", i, r["error"])
+		}
+		path += strings.Repeat("/0", depth) + "/x"
+	}
+	r := describeChecked(t, s, `{"op":"describe"}`, 65536)
+	if st := r["context"].(map[string]any)["state"].(map[string]any); st["filter"] != nil {
+		t.Fatalf("a 400-deep state value is shown: it should be dropped as too long")
+	}
+	checkResponse(t, "after", s.Call([]byte(`{"op":"after","since":"s1"}`)), nil, 65536)
+}
+
+func TestBoundsManyRegionsAndCapabilities(t *testing.T) {
+	n := 10_000
+	if testing.Short() {
+		n = 2_000
+	}
+	var m bytes.Buffer
+	m.WriteString(`{"op":"load","key":"bounds-key-0000001","manifest":{"pinhole":1,"regions":[`)
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			m.WriteByte(',')
+		}
+		// A chain: every region is the child of the one before.
+		if i == 0 {
+			m.WriteString(`{"id":"g0","description":"Region 0"}`)
+		} else {
+			fmt.Fprintf(&m, `{"id":"g%d","parent":"g%d","description":"Region %d","activeWhen":{"path":"/on","eq":true}}`, i, i-1, i)
+		}
+	}
+	m.WriteString(`],"collections":[{"region":"g0","from":"/items","id":"/id","fields":{"name":{"from":"/name"}}}],"capabilities":[`)
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			m.WriteByte(',')
+		}
+		fmt.Fprintf(&m, `{"name":"c%d.run","description":"Capability %d","scope":"record","region":"g%d","unavailable":[{"when":{"field":"/name","ne":"x"},"reason":"Not now %d"}]}`, i, i, i%7, i)
+	}
+	m.WriteString(`]}}`)
+	s := session.New()
+	start := time.Now()
+	out := s.Call(m.Bytes())
+	loadTime := time.Since(start)
+	checkResponse(t, "load", out, nil, 0)
+	if r := decode(t, out); r["loaded"] != true {
+		t.Fatalf("load: %.300s", out)
+	}
+	var st bytes.Buffer
+	st.WriteString(`{"op":"observe","state":{"on":true,"items":[`)
+	for i := 0; i < 100; i++ {
+		if i > 0 {
+			st.WriteByte(',')
+		}
+		fmt.Fprintf(&st, `{"id":"R%d","name":"n"}`, i)
+	}
+	st.WriteString(`]}}`)
+	start = time.Now()
+	checkResponse(t, "observe", s.Call(st.Bytes()), nil, 0)
+	// The capabilities alone exceed maxResponseBytes: the answer is an
+	// error, never a longer response.
+	out = s.Call([]byte(`{"op":"describe"}`))
+	describeTime := time.Since(start)
+	checkResponse(t, "describe", out, nil, 65536)
+	if r := decode(t, out); r["error"] == nil || r["error"].(map[string]any)["code"] != "state_too_large" {
+		t.Fatalf("describe with %d capabilities: want state_too_large, got %.300s", n, out)
+	}
+	fmt.Printf("bounds: %d regions (one parent chain) and %d capabilities: load %v, observe + describe %v\n",
+		n, n, loadTime.Round(time.Millisecond), describeTime.Round(time.Millisecond))
+	if loadTime > 15*time.Second {
+		t.Fatalf("load of %d regions and capabilities took %v", n, loadTime)
+	}
+}
+
+// TestBoundsManyUnavailable: 200 record-scope capabilities, each
+// unavailable for every record of a 50-record window, is 10,000 entries;
+// the answer keeps maxUnavailable of them and the exact total.
+func TestBoundsManyUnavailable(t *testing.T) {
+	var m bytes.Buffer
+	m.WriteString(`{"op":"load","key":"bounds-key-0000001","manifest":{"pinhole":1,"limits":{"maxUnavailable":500,"maxResponseBytes":1048576},"regions":[{"id":"g"}],"collections":[{"region":"g","from":"/items","id":"/id","fields":{"name":{"from":"/name"}}}],"capabilities":[`)
+	for i := 0; i < 200; i++ {
+		if i > 0 {
+			m.WriteByte(',')
+		}
+		fmt.Fprintf(&m, `{"name":"c%d","description":"C %d","scope":"record","region":"g","unavailable":[{"when":{"field":"/name","exists":true},"reason":"Locked %d"}]}`, i, i, i)
+	}
+	m.WriteString(`]}}`)
+	s := session.New()
+	if r := decode(t, s.Call(m.Bytes())); r["loaded"] != true {
+		t.Fatalf("load: %v", r)
+	}
+	var st bytes.Buffer
+	st.WriteString(`{"op":"observe","state":{"items":[`)
+	for i := 0; i < 1000; i++ {
+		if i > 0 {
+			st.WriteByte(',')
+		}
+		fmt.Fprintf(&st, `{"id":"R%d","name":"n"}`, i)
+	}
+	st.WriteString(`]}}`)
+	s.Call(st.Bytes())
+	r := describeChecked(t, s, `{"op":"describe","limit":50}`, 1<<20)
+	ctx := r["context"].(map[string]any)
+	got := len(asList(ctx["records"]))
+	if total := num(t, ctx["unavailableTotal"]); total != 200*got {
+		t.Fatalf("unavailableTotal %d, want %d (200 x %d records)", total, 200*got, got)
+	}
+	if n := len(asList(ctx["unavailable"])); n > 500 {
+		t.Fatalf("%d unavailable entries, maxUnavailable is 500", n)
+	}
+}
 
 // TestPrepareAnswerBounded: a prepare answer is at most maxResponseBytes,
 // however many token slots the capability declares for a large value.

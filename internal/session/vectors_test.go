@@ -449,6 +449,24 @@ func vectors(t *testing.T) []vector {
 				with(t, "/orders/items/1/number", `"ghp_0123456789abcdefghijklmnopqrstuvwxyzAB"`).
 				with(t, "/ui/toasts/0/message", `"Set-Cookie: session=9f8e7d6c5b4a; HttpOnly"`),
 			d(`"limit":2`))},
+		// Secrets disguised as the security review found them (after "=", in
+		// a route segment, fullwidth, split by fillers, a wrapped JWT, an env
+		// line) and business text shaped like secrets that must pass.
+		{"credential-net-disguised", seq(m.with(t, "/state/token", `"/session/token"`),
+			st.with(t, "/router/path", `"/invite/ghp_Zt3nQ8wLk1Vx5bR9mC2yH7dJ4pF6sA0gE1Ku/accept"`).
+				with(t, "/router/title", `"Promo token=SPRING24"`).
+				with(t, "/router/query/status", `"\uff47\uff48\uff50\uff3f\uff2b\uff14\uff4d\uff34\uff19\uff51\uff2c\uff12\uff58\uff37\uff17\uff56\uff22\uff4e\uff13\uff39\uff43\uff32\uff18\uff53\uff28\uff44\uff11\uff2a\uff50\uff25\uff16\uff55\uff27\uff41\uff10\uff31\uff4f\uff15\uff3a\uff38"`).
+				with(t, "/orders/items/0/customer/name", `"sk_live_51Hx8kQ2eZvKY\u3164lo2C0aBcD\u115feFgHiJ4kLmNoPq"`).
+				with(t, "/orders/items/0/note", `"eyJhbGciOiJIUzI1NiJ9\n.eyJzdWIiOiJ1c2VyLTQ3MTEifQ\n.c2LufYNuydk9sgEWl2agE4aE"`).
+				with(t, "/orders/items/1/note", `"STRIPE_KEY=rk_live_51Qm7TzVbN2cXw8LpR4sK9dHf"`).
+				with(t, "/orders/items/2/note", `"sk-winter-collection-2026-launch-campaign"`).
+				with(t, "/orders/items/1/number", `"key=ghp_R8fKq2LmZ0xW7vTn4YcB9sHd1JpE6uGa3Qo5"`).
+				with(t, "/orders/filter", `"Secret: surprise-party-2026"`).
+				with(t, "/ui/toasts/0/message", `"https://api.example.com/v1/orders?access_token=Zm9vYmFyYmF6cXV4MTIz_NDU2Nzg5MGFi"`),
+			d(`"limit":3`))},
+		{"invisible-default-ignorables", seq(m, st.with(t, "/orders/items/0/note", `"Ship\u034fto\ufe0f evil\u3164 now\u115f\u1160\uffa0\u17b4\u17b5\u180b\u180f\udb40\udd00 ok"`).
+			with(t, "/orders/items/1/number", `"SO-\u31641002"`).
+			with(t, "/router/title", `"Orders\u034f\ufe0e"`), d(`"limit":2`))},
 		{"truncation", seq(m.with(t, "/limits/maxFieldChars", `32`), st.with(t, "/orders/items/0/customer/name", `"`+longName+`"`).
 			with(t, "/orders/filter", `"`+longName+`"`).with(t, "/ui/toasts/0/message", `"`+longName+`"`).
 			with(t, "/router/title", `"`+longName+`"`).with(t, "/router/query/status", `"`+longName+`"`).
