@@ -484,7 +484,7 @@ func (d *drafter) build(sample *jsonval.Value, opt Options) *jsonval.Value {
 	}
 
 	sort.Slice(d.feedback, func(i, j int) bool { return d.feedback[i].from.String() < d.feedback[j].from.String() })
-	for i, f := range d.feedback {
+	for _, f := range d.feedback {
 		if f.sensitive {
 			top = append(top, "Feedback "+ptrText(f.from)+" left out: some messages in the sample look like contact details or credentials, and feedback is shown plain.")
 			continue
@@ -507,7 +507,6 @@ func (d *drafter) build(sample *jsonval.Value, opt Options) *jsonval.Value {
 		}
 		fb.Set(manifest.Comment, jsonval.NewString(clip(why+". Messages are shown plain.")))
 		m.Set("feedback", fb)
-		_ = i
 	}
 
 	top = append(top, "Capabilities: none proposed; an agent may act only through the actions you declare (name, description, scope page or record, region, input).")
