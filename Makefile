@@ -69,6 +69,7 @@ test-checks:
 -include web/web.mk
 -include cmd/worker/worker.mk
 -include web/bench/bench.mk
+-include web/examples/examples.mk
 
 test: $(TEST_TARGETS)
 

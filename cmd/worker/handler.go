@@ -5,8 +5,8 @@
 // local port (main_other.go), which is how the handler is tested and
 // compared with the Worker.
 //
-// Endpoints (all answers are JSON; every error is the DESIGN §4 envelope
-// {"error":{"code","message","param"}}):
+// Endpoints (all answers are JSON; every error is the envelope
+// {"error":{"code","message","param"}} of docs/protocol.md#errors):
 //
 //	POST /v1/describe  {"manifest"|"manifestId", "state", "request"} → describe response
 //	POST /v1/session   [module requests] → [module responses], or one per line
@@ -219,7 +219,7 @@ func writeJSON(w http.ResponseWriter, status int, body []byte) {
 	w.Write(body)
 }
 
-// writeError writes the DESIGN error envelope.
+// writeError writes the error envelope (docs/protocol.md#errors).
 func writeError(w http.ResponseWriter, status int, code, param, msg string) {
 	writeJSON(w, status, wire.Encode(&wire.ErrorResponse{Error: wire.Errorf(code, param, msg)}))
 }

@@ -104,7 +104,7 @@ func do(h http.Handler, method, path, ctype string, body []byte, hdr ...string) 
 	return result{w.Code, w.Result().Header, w.Body.Bytes()}
 }
 
-// wantError checks an answer is the DESIGN error envelope with this status,
+// wantError checks an answer is the error envelope with this status,
 // code and param.
 func wantError(t *testing.T, res result, status int, code, param string) {
 	t.Helper()

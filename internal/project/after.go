@@ -11,7 +11,7 @@ import (
 
 // MaxAvailabilityFlips is how many capability availability changes an after
 // reports before it asks for a redescribe ("availability changes broadly",
-// spec "Consistency"). It is a fixed policy, not a manifest limit.
+// docs/context-model.md#after-an-action). It is a fixed policy, not a manifest limit.
 const MaxAvailabilityFlips = 5
 
 // The redescribe reasons, in the order an after lists them.

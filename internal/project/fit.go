@@ -11,7 +11,7 @@ import (
 
 // fit completes a describe response (window counts, unavailable entries)
 // and keeps it within maxResponseBytes. When it would not fit, it shortens,
-// in the order DESIGN §4 gives: records from the end of the window, then
+// in the order docs/protocol.md#bounds gives: records from the end of the window, then
 // recordIds, feedback and unavailable entries, each to the longest prefix
 // that fits (found by binary search, so a response over the cap costs a few
 // extra encodings and one under it costs none). One record of a window is

@@ -8,7 +8,7 @@ import (
 
 // prepare checks an execution request against the current snapshot and
 // resolves its placeholders and aliases for the application's handler
-// (DESIGN §4 "execute and after").
+// (docs/protocol.md#prepare).
 func (s *Session) prepare(v *jsonval.Value) ([]byte, *wire.Error) {
 	if s.plan == nil || s.snap == nil {
 		return nil, wire.Errorf(wire.CodeNotLoaded, "", "load a manifest and observe a state before prepare")

@@ -47,7 +47,7 @@ type Describe struct {
 	Context      Context      `json:"context"`
 }
 
-// Context is the projected business view (spec: "Structure").
+// Context is the projected business view (docs/context-model.md#structure).
 //
 //easyjson:json
 type Context struct {

@@ -1,5 +1,5 @@
 // @pinholectx/pinhole: the JavaScript bridge between an app's frontend store
-// and pinhole.wasm (DESIGN §1). createPinhole loads the module, keeps its
+// and pinhole.wasm (docs/context-model.md). createPinhole loads the module, keeps its
 // snapshot in step with the store (reading only declared paths, sending a
 // JSON Patch when it can), and answers agents: describe, execute, subscribe.
 // This entry point depends on no framework; store adapters live in
@@ -7,6 +7,7 @@
 // bridge itself is a few rooms wired here (rooms.ts says what each holds):
 // link.js, recovery.js, sync.js, audit.js and execute.js.
 import { compileModule, Instance } from "./module.js";
+import { defaultWasm } from "./location.js";
 import { Link } from "./link.js";
 import { Audit } from "./audit.js";
 import { Recovery } from "./recovery.js";
@@ -23,6 +24,7 @@ export { DEFAULT_MAX_PATCH_OPS } from "./sync.js";
 // The public types, declared once in types.ts.
 /** @typedef {import('./types.js').PinholeOptions} PinholeOptions */
 /** @typedef {import('./types.js').Pinhole} Pinhole */
+/** @typedef {import('./types.js').PinholeState} PinholeState */
 /** @typedef {import('./types.js').PinholeError} PinholeError */
 /** @typedef {import('./types.js').AuditEvent} AuditEvent */
 /** @typedef {import('./types.js').WasmSource} WasmSource */
@@ -87,7 +89,7 @@ export async function createPinhole(options) {
   if (options.coalesce !== undefined && options.coalesce !== "microtask" && options.coalesce !== "frame") {
     throw new TypeError('createPinhole: coalesce is "microtask" or "frame"');
   }
-  const module = await compileModule(options.wasm ?? new URL("../pinhole.wasm", import.meta.url));
+  const module = options.wasm !== undefined ? await compileModule(options.wasm) : await compilePackaged();
   return new Bridge(module, options);
 }
 
@@ -186,6 +188,27 @@ class Bridge {
     this.sync.stop();
     for (const h of [...this.handles]) h.dispose();
     this.link.close();
+  }
+}
+
+/**
+ * compilePackaged compiles the default `wasm`: the copy in the package,
+ * located the way bundlers understand (location.js). A missing file says
+ * what to do instead of a bare ENOENT.
+ * @returns {Promise<WebAssembly.Module>}
+ */
+async function compilePackaged() {
+  const url = defaultWasm();
+  if (!url) {
+    throw new TypeError("createPinhole: this build cannot locate pinhole.wasm (no import.meta.url, no " +
+      "document.currentScript): pass the wasm option, e.g. wasm: \"/pinhole.wasm\"");
+  }
+  try {
+    return await compileModule(url);
+  } catch (err) {
+    if (/** @type {any} */ (err)?.code !== "ENOENT") throw err;
+    throw new Error("createPinhole: the package has no pinhole.wasm: install the packed tarball " +
+      "(make pack builds it) or pass the wasm option", { cause: err });
   }
 }
 

@@ -1,5 +1,5 @@
 // The low-level module: compile pinhole.wasm once, instantiate it with the
-// WASI shim, and make JSON calls through its ABI (DESIGN §3):
+// WASI shim, and make JSON calls through its ABI (docs/protocol.md#the-modules-abi):
 // ptr = pinhole_alloc(len); write; packed = pinhole_call(ptr, len);
 // read ptr<<32|len; pinhole_free(ptr).
 import { readLocal } from "#platform";

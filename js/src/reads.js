@@ -1,5 +1,5 @@
 // Least exposure at the boundary: build the declared slice of the store from
-// the module's `reads` (DESIGN §5, "reads" of load), applying the value rules
+// the module's `reads` (docs/protocol.md#load), applying the value rules
 // of js/README.md ("Values at the boundary"). Only declared paths are ever
 // read; nothing else is touched, let alone serialised.
 //

@@ -1,7 +1,7 @@
 // The one type file of @pinholectx/pinhole: every public type is declared
 // here and every .d.ts of the package is generated from it (the JavaScript
 // sources refer to these types in JSDoc). The wire shapes mirror the Go
-// types of internal/wire (DESIGN §4); keep both in step. The interfaces
+// types of internal/wire (docs/protocol.md); keep both in step. The interfaces
 // between the bridge's own modules, which are not public, are in rooms.ts.
 
 /** Where pinhole.wasm comes from: a compiled module, bytes, a Response,
@@ -32,7 +32,7 @@ export type ErrorCode =
   | "internal_error"
   | "action_failed";
 
-/** An error as every operation reports it (DESIGN §4, "errors"). */
+/** An error as every operation reports it (docs/protocol.md#errors). */
 export interface PinholeError {
   error: {
     /** One of the module's codes, or `action_failed` / `internal_error` from the bridge. */
@@ -103,7 +103,7 @@ export interface ContextRecord {
   userContent?: string[];
 }
 
-/** The answer to describe (DESIGN §4). */
+/** The answer to describe (docs/protocol.md#describe). */
 export interface DescribeResponse {
   snapshot: string;
   limits: Limits;
@@ -151,7 +151,7 @@ export interface ResolvedRequest {
   snapshot: string;
 }
 
-/** The after observation (DESIGN §4, "execute and after"): what changed
+/** The after observation (docs/protocol.md#after): what changed
  * since the request's snapshot. It is not a snapshot. */
 export interface After {
   from: string;
@@ -234,7 +234,7 @@ export interface SnapshotEvent {
 
 /** A running bridge. */
 export interface Pinhole {
-  /** Describe the current context (DESIGN §4). */
+  /** Describe the current context (docs/context-model.md). */
   describe(request?: DescribeRequest): Promise<DescribeResponse | PinholeError>;
   /** describe, answering the module's exact bytes. */
   describeText(request?: DescribeRequest): Promise<string>;
@@ -244,12 +244,21 @@ export interface Pinhole {
   subscribe(listener: (event: SnapshotEvent) => void): () => void;
   /** Sync now instead of waiting for the coalesced update. */
   flush(): void;
-  /** Register WebMCP tools for the context and capabilities. */
+  /** Register WebMCP tools for the context and capabilities. Never throws:
+   * without a modelContext the handle says exposed: false and why. */
   exposeWebMCP(options?: WebMCPOptions): WebMCPHandle;
   /** Answer a browser extension over window.postMessage + MessageChannel. */
   exposeToExtension(options?: ExtensionOptions): { dispose(): void };
   /** Stop: unsubscribe from the store, drop WebMCP tools and ports. */
   dispose(): void;
+}
+
+/** What usePinhole and useProvidedPinhole (`@pinholectx/pinhole/react`)
+ * answer: both null while the module loads, then the bridge, or what
+ * createPinhole threw. */
+export interface PinholeState {
+  pinhole: Pinhole | null;
+  error: unknown;
 }
 
 /** What the agent hand-offs (WebMCP, the extension channel) use of a
@@ -294,6 +303,11 @@ export interface WebMCPTool {
 
 /** What exposeWebMCP returns. */
 export interface WebMCPHandle {
+  /** Whether tools were registered: false when the page has no
+   * modelContext (then nothing is, and reason says why). */
+  exposed: boolean;
+  /** Why nothing was exposed; present only when exposed is false. */
+  reason?: string;
   /** Settles when the current registrations are done. */
   ready: Promise<void>;
   /** Names of the tools registered now. */

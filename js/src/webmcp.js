@@ -3,7 +3,9 @@
 // Tools follow the active regions: a capability's tool is registered when
 // it appears in describe and unregistered (its AbortSignal aborted) when it
 // leaves. Where @mcp-b/global is present, the context is also an MCP
-// resource.
+// resource. Without a modelContext nothing is registered and the handle
+// says so (exposed: false, reason); it never throws, so the extension
+// channel and the rest of the page do not depend on WebMCP.
 
 /** @typedef {import('./types.js').WebMCPOptions} WebMCPOptions */
 /** @typedef {import('./types.js').WebMCPTool} WebMCPTool */
@@ -40,9 +42,16 @@ export function findModelContext() {
   return g.document?.modelContext ?? g.navigator?.modelContext;
 }
 
+/** Why exposeWebMCP registered nothing when the page has no modelContext. */
+export const NO_MODEL_CONTEXT =
+  "no WebMCP modelContext (document.modelContext or navigator.modelContext): " +
+  "load a WebMCP polyfill such as @mcp-b/global before exposeWebMCP, or pass options.modelContext";
+
 /**
  * exposeWebMCP registers the describe_context tool and one tool per
- * capability of the active regions, and keeps them in step.
+ * capability of the active regions, and keeps them in step. Without a
+ * modelContext it registers nothing and returns a handle with exposed
+ * false and the reason.
  * @param {import('./types.js').AgentSurface} bridge
  * @param {WebMCPOptions} [options]
  * @returns {import('./types.js').WebMCPHandle}
@@ -50,7 +59,13 @@ export function findModelContext() {
 export function exposeWebMCP(bridge, options = {}) {
   const mc = options.modelContext ?? findModelContext();
   if (!mc || typeof mc.registerTool !== "function") {
-    throw new Error("exposeWebMCP: no WebMCP modelContext (document.modelContext or navigator.modelContext)");
+    return {
+      exposed: false,
+      reason: NO_MODEL_CONTEXT,
+      ready: Promise.resolve(),
+      tools: () => [],
+      dispose() {},
+    };
   }
   const limits = bridge.limits;
   /** @type {Map<string, {controller: AbortController, key: string}>} */
@@ -170,6 +185,7 @@ export function exposeWebMCP(bridge, options = {}) {
   const unsubscribe = bridge.subscribe(queue);
   queue();
   return {
+    exposed: true,
     get ready() {
       return chain;
     },

@@ -31,7 +31,7 @@ test("the wasm source may be a path, a file URL, bytes or a compiled module", as
   }
 });
 
-test("errors are DESIGN error objects, never exceptions", async () => {
+test("errors are error objects, never exceptions", async () => {
   const p = await createPinhole({ wasm: WASM, manifest: MANIFEST, store: plainStore(ordersState()) });
   assert.deepEqual(Object.keys(/** @type {any} */ (await p.describe({ record: ["SO-1"], limit: 2 })).error).sort(), ["code", "message", "param"]);
   assert.equal(/** @type {any} */ (await p.describe({ limit: 500 })).error.code, "limit_exceeds_max");

@@ -1,6 +1,6 @@
 // execute: prepare in the module, the app's handler with the resolved
 // request, a store sync, then the after observation since the request's
-// snapshot (DESIGN §4, "execute and after").
+// snapshot (docs/protocol.md#prepare).
 import test from "node:test";
 import assert from "node:assert/strict";
 import { createPinhole } from "../src/index.js";

@@ -89,8 +89,13 @@ test("falls back to navigator.modelContext when document has none", async () => 
   delete (/** @type {any} */ (navigator)).modelContext;
 });
 
-test("without any modelContext exposeWebMCP says so", async () => {
+test("without any modelContext exposeWebMCP says so and registers nothing", async () => {
   const p = await createPinhole({ wasm: WASM, manifest: MANIFEST, store: plainStore(ordersState()) });
-  assert.throws(() => p.exposeWebMCP(), /no WebMCP modelContext/);
+  const h = p.exposeWebMCP();
+  assert.equal(h.exposed, false);
+  assert.match(String(h.reason), /no WebMCP modelContext.*@mcp-b\/global/);
+  await h.ready;
+  assert.deepEqual(h.tools(), []);
+  h.dispose();
   p.dispose();
 });

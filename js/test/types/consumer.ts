@@ -4,7 +4,8 @@ import { createPinhole, errorOf, ERROR_CODES, type ErrorCode, type PinholeError 
 import type { DescribeResponse, ExecuteResult, StoreLike } from "@pinholectx/pinhole";
 import { fromRedux } from "@pinholectx/pinhole/redux";
 import { fromZustand } from "@pinholectx/pinhole/zustand";
-import { fromExternalStore } from "@pinholectx/pinhole/react";
+import { fromExternalStore, usePinhole, PinholeProvider, useProvidedPinhole } from "@pinholectx/pinhole/react";
+import type { PinholeState } from "@pinholectx/pinhole";
 import { fromPinia } from "@pinholectx/pinhole/pinia";
 import { fromMobx } from "@pinholectx/pinhole/mobx";
 import { connectFromContentScript } from "@pinholectx/pinhole/extension";
@@ -42,6 +43,8 @@ async function main(): Promise<void> {
   const off = pinhole.subscribe((e) => void e.snapshot);
   off();
   const h = pinhole.exposeWebMCP();
+  const why: string | undefined = h.exposed ? undefined : h.reason;
+  void why;
   await h.ready;
   h.dispose();
   pinhole.exposeToExtension().dispose();
@@ -51,3 +54,14 @@ async function main(): Promise<void> {
   pinhole.dispose();
 }
 void main;
+
+// The React integration, typed: the hook's state and the provider's props.
+function Panel(): null {
+  const own: PinholeState = usePinhole({ manifest: { pinhole: 1 }, store: fromRedux(redux), actions: { "order.ship": () => undefined } });
+  if (own.pinhole) void own.pinhole.describe();
+  const shared: PinholeState = useProvidedPinhole();
+  void shared.error;
+  return null;
+}
+void Panel;
+void PinholeProvider({ options: { manifest: { pinhole: 1 }, store: fromRedux(redux) }, children: null });
