@@ -79,8 +79,8 @@ bench-go: $(WASM)
 	set -o pipefail; $(GO) test -run '^$$' -bench . -benchtime 1s -count 5 -timeout 30m ./internal/... ./wasm/... ./host/... | tee build/bench-go.txt
 
 fuzz:
-	@for t in $$(grep -rhoE '^func Fuzz[A-Za-z0-9_]+' --include '*_test.go' internal | sed 's/func //'); do \
-	  pkg=$$(grep -rlE "^func $$t\(" --include '*_test.go' internal | xargs dirname); \
+	@for t in $$(grep -rhoE '^func Fuzz[A-Za-z0-9_]+' --include '*_test.go' internal cmd | sed 's/func //'); do \
+	  pkg=$$(grep -rlE "^func $$t\(" --include '*_test.go' internal cmd | xargs dirname); \
 	  echo "fuzzing $$t in $$pkg"; $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $${FUZZTIME:-60s} ./$$pkg || exit 1; done
 
 # Build the module, the bridge and the demo app, and serve the demo on a

@@ -25,11 +25,11 @@ bench-js: $(WASM) js-deps
 
 # `make pack` writes the npm tarball of @pinholectx/pinhole to build/
 # (build/pinholectx-pinhole-<version>.tgz): the module, the sources, the
-# declarations built by this package's own TypeScript, README, LICENSE and
-# THIRD_PARTY_NOTICES.md.
+# declarations built by this package's own TypeScript, the manifest's JSON
+# Schema, README, LICENSE and THIRD_PARTY_NOTICES.md.
 PACK_VERSION := $(shell node -p 'require("./js/package.json").version' 2>/dev/null)
 PACK := build/pinholectx-pinhole-$(PACK_VERSION).tgz
-PACK_SOURCES := $(wildcard js/src/*.js js/src/*.ts js/src/*/*.js) js/package.json js/README.md js/tsconfig.json js/scripts/pack.mjs $(wildcard LICENSE THIRD_PARTY_NOTICES.md)
+PACK_SOURCES := $(wildcard js/src/*.js js/src/*.ts js/src/*/*.js) js/package.json js/README.md js/manifest.schema.json js/tsconfig.json js/scripts/pack.mjs $(wildcard LICENSE THIRD_PARTY_NOTICES.md)
 .PHONY: pack
 pack: $(PACK)
 $(PACK): $(WASM) $(PACK_SOURCES) | js-deps

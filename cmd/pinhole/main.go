@@ -1,7 +1,9 @@
-// Command pinhole runs the Pinhole core from the command line: it describes
-// a state under a manifest, lints a manifest for risky declarations, replays
-// conformance vectors and prints the version.
+// Command pinhole runs the Pinhole core from the command line: it drafts a
+// manifest from a sample of the store, describes a state under a manifest,
+// lints a manifest for risky declarations, replays conformance vectors and
+// prints the version.
 //
+//	pinhole init --state S [--out FILE] [--schema URI]
 //	pinhole describe --manifest M --state S [--offset N] [--limit N] [--record ID]... [--key K] [--wasm FILE] [--pretty]
 //	pinhole lint --manifest M [--state S]
 //	pinhole replay [--wasm FILE] VECTOR.in.jsonl...
@@ -39,11 +41,13 @@ func main() {
 }
 
 const usage = `usage:
+  pinhole init --state S [--out FILE] [--schema URI]
   pinhole describe --manifest M --state S [--offset N] [--limit N] [--record ID]... [--key K] [--wasm FILE] [--pretty]
   pinhole lint --manifest M [--state S]
   pinhole replay [--wasm FILE] VECTOR.in.jsonl...
   pinhole version [--wasm FILE]
 
+  init      draft a least-exposure manifest from the sample state S, each choice explained in a "$comment"
   describe  load M, observe S, print the describe response (exit 1 on an error response)
   lint      report risky declarations of M, checking sample values in S (exit 1 on findings)
   replay    run each line of each file as a request in a fresh session per file
@@ -55,6 +59,7 @@ const usage = `usage:
   --key K          session key, 16 to 256 bytes (default: random)
   --wasm FILE      run this pinhole.wasm under wazero instead of the native core
   --pretty         indent the response
+  --out FILE       write the draft there   --schema URI   the draft's "$schema" ("" leaves it out)
 `
 
 // Exit statuses.
@@ -79,6 +84,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	var cmd func([]string, io.Writer) (int, error)
 	switch args[0] {
+	case "init":
+		cmd = runInit
 	case "describe":
 		cmd = describe
 	case "lint":

@@ -12,6 +12,7 @@
 //	POST /v1/session   [module requests] → [module responses], or one per line
 //	                   as application/x-ndjson (one fresh session)
 //	POST /v1/lint      {"manifest"|"manifestId"} → {"ok", "findings"}
+//	POST /v1/init      {"state", "schema"?} → the draft manifest `pinhole init` writes
 //	GET  /v1/version   → {"module": <version op>, "worker": {...}}
 //	GET  /healthz      → {"ok":true}
 //
@@ -112,6 +113,7 @@ var routes = map[string]route{
 	"/v1/describe": {http.MethodPost, []string{typeJSON}, (*Handler).describe},
 	"/v1/session":  {http.MethodPost, []string{typeJSON, typeNDJSON}, (*Handler).batch},
 	"/v1/lint":     {http.MethodPost, []string{typeJSON}, (*Handler).lint},
+	"/v1/init":     {http.MethodPost, []string{typeJSON}, (*Handler).draftManifest},
 	"/v1/version":  {http.MethodGet, nil, (*Handler).version},
 	"/healthz":     {http.MethodGet, nil, func(_ *Handler, w http.ResponseWriter, _ []byte, _ string) { writeJSON(w, 200, []byte(`{"ok":true}`)) }},
 }
@@ -123,7 +125,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	allowed := commonHeaders(hd, r, h.cfg.AllowedOrigins)
 	rt, ok := routes[r.URL.Path]
 	if !ok {
-		writeError(w, http.StatusNotFound, wire.CodeInvalidRequest, "path", "no endpoint at this path; endpoints are /v1/describe, /v1/session, /v1/lint, /v1/version, /healthz")
+		writeError(w, http.StatusNotFound, wire.CodeInvalidRequest, "path", "no endpoint at this path; endpoints are /v1/describe, /v1/session, /v1/lint, /v1/init, /v1/version, /healthz")
 		return
 	}
 	methods := rt.method + ", OPTIONS"

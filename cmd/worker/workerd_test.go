@@ -240,6 +240,8 @@ func TestWorkerdMatchesNative(t *testing.T) {
 		{"session json", "POST", "/v1/session", "application/json", `[{"op":"load","manifest":` + manifest + `,"key":"` + testKey + `"},{"op":"observe","state":` + state + `},{"op":"describe"},{"op":"audit"}]`, nil, 200},
 		{"lint", "POST", "/v1/lint", "application/json", `{"manifest":{"pinhole":1,"regions":[{"id":"r","description":"R"}],"collections":[{"region":"r","from":"/i","id":"/id","fields":{"email":{"from":"/e"}}}]}}`, nil, 200},
 		{"lint invalid", "POST", "/v1/lint", "application/json", `{"manifest":{"pinhole":1,"regions":"x"}}`, nil, 200},
+		{"init", "POST", "/v1/init", "application/json", `{"state":` + state + `}`, nil, 200},
+		{"init without a state", "POST", "/v1/init", "application/json", `{"schema":""}`, nil, 422},
 		{"not found", "GET", "/v1/nope", "", "", nil, 404},
 		{"method", "GET", "/v1/describe", "", "", nil, 405},
 		{"method get-only", "POST", "/healthz", "application/json", "{}", nil, 405},

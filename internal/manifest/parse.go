@@ -13,6 +13,23 @@ const (
 	maxTextChars = 1024
 )
 
+// Comment is the member that annotates a manifest object: a string for the
+// manifest's author and editor, which the compiler checks and ignores. It is
+// accepted on the manifest itself and on its limits, page, page params,
+// regions, collections, fields, feedback, capabilities and unavailable
+// rules, and in the state map and a collection's fields map, where it is a
+// comment and not a name. Never in conditions or input schemas, whose
+// members reach the agent.
+const Comment = "$comment"
+
+// SchemaMember is the manifest's top-level "$schema": the URI of a JSON
+// Schema editors check the manifest with. The compiler checks that it is a
+// string and ignores it.
+const SchemaMember = "$schema"
+
+// maxCommentChars bounds a "$comment" or "$schema" string.
+const maxCommentChars = 4096
+
 // Parse parses and compiles a manifest from its JSON text. A fault is an
 // invalid_manifest error.
 func Parse(data []byte) (*Plan, *wire.Error) {
@@ -93,6 +110,20 @@ func (c *compiler) object(v *jsonval.Value, at string, required []string, allowe
 	return true
 }
 
+// annotated checks the member named k ("$comment" or "$schema") of an
+// object that accepts it: a string of 1 to maxCommentChars characters.
+func (c *compiler) annotated(v *jsonval.Value, at, k string) bool {
+	if m := v.Get(k); m != nil {
+		c.str(m, join(at, k), maxCommentChars)
+	}
+	return c.err == nil
+}
+
+// commented is object followed by the check of the object's comment.
+func (c *compiler) commented(v *jsonval.Value, at string, required []string, allowed ...string) bool {
+	return c.object(v, at, required, append(allowed, Comment)...) && c.annotated(v, at, Comment)
+}
+
 func (c *compiler) str(v *jsonval.Value, at string, max int) string {
 	if v == nil || v.Kind != jsonval.String {
 		c.fail(at, "must be a string")
@@ -125,8 +156,8 @@ func (c *compiler) ptr(v *jsonval.Value, at string) jsonval.Pointer {
 }
 
 func (c *compiler) manifest(v *jsonval.Value) {
-	if !c.object(v, "", []string{"pinhole"}, "limits", "page", "regions", "collections",
-		"state", "feedback", "capabilities", "redescribeOn", "sessionScope") {
+	if !c.commented(v, "", []string{"pinhole"}, "limits", "page", "regions", "collections",
+		"state", "feedback", "capabilities", "redescribeOn", "sessionScope", SchemaMember) || !c.annotated(v, "", SchemaMember) {
 		return
 	}
 	if f := v.Get("pinhole"); f.Kind != jsonval.Number || f.S != strconv.Itoa(Format) {
@@ -141,8 +172,11 @@ func (c *compiler) manifest(v *jsonval.Value) {
 	}
 	c.regions(v.Get("regions"))
 	c.collections(v.Get("collections"))
-	if s := v.Get("state"); s != nil && c.object(s, "/state", nil, s.Keys...) {
+	if s := v.Get("state"); s != nil && c.object(s, "/state", nil, s.Keys...) && c.annotated(s, "/state", Comment) {
 		for i, k := range s.Keys {
+			if k == Comment {
+				continue
+			}
 			at := join("/state", k)
 			c.str(jsonval.NewString(k), at, maxNameChars)
 			c.plan.State = append(c.plan.State, StateKey{Name: k, From: c.ptr(s.Vals[i], at)})
@@ -169,7 +203,7 @@ func (c *compiler) manifest(v *jsonval.Value) {
 func (c *compiler) limits(v *jsonval.Value) {
 	names := []string{"defaultLimit", "maxLimit", "maxRecordSelection", "maxRecordIds",
 		"maxFieldChars", "maxFeedback", "maxUnavailable", "maxResponseBytes"}
-	if !c.object(v, "/limits", nil, names...) {
+	if !c.commented(v, "/limits", nil, names...) {
 		return
 	}
 	l := &c.plan.Limits
@@ -204,7 +238,7 @@ func (c *compiler) limits(v *jsonval.Value) {
 }
 
 func (c *compiler) page(v *jsonval.Value) {
-	if !c.object(v, "/page", nil, "route", "title", "params") {
+	if !c.commented(v, "/page", nil, "route", "title", "params") {
 		return
 	}
 	p := &Page{}
@@ -214,7 +248,7 @@ func (c *compiler) page(v *jsonval.Value) {
 	if t := v.Get("title"); t != nil {
 		p.Title = c.ptr(t, "/page/title")
 	}
-	if pr := v.Get("params"); pr != nil && c.object(pr, "/page/params", []string{"from", "allow"}) {
+	if pr := v.Get("params"); pr != nil && c.commented(pr, "/page/params", []string{"from", "allow"}) {
 		p.Params = c.ptr(pr.Get("from"), "/page/params/from")
 		a := pr.Get("allow")
 		if a.Kind != jsonval.Array {
@@ -239,7 +273,7 @@ func (c *compiler) regions(v *jsonval.Value) {
 	parents := make([]string, len(v.Items))
 	for i, it := range v.Items {
 		at := "/regions/" + strconv.Itoa(i)
-		if !c.object(it, at, []string{"id"}, "parent", "description", "activeWhen") {
+		if !c.commented(it, at, []string{"id"}, "parent", "description", "activeWhen") {
 			return
 		}
 		r := Region{ID: c.str(it.Get("id"), at+"/id", maxNameChars), Parent: -1}
@@ -317,7 +351,7 @@ func (c *compiler) collections(v *jsonval.Value) {
 	}
 	for i, it := range v.Items {
 		at := "/collections/" + strconv.Itoa(i)
-		if !c.object(it, at, []string{"region", "from", "id", "fields"}) {
+		if !c.commented(it, at, []string{"region", "from", "id", "fields"}) {
 			return
 		}
 		col := Collection{
@@ -326,14 +360,17 @@ func (c *compiler) collections(v *jsonval.Value) {
 			ID:     c.ptr(it.Get("id"), at+"/id"),
 		}
 		fs := it.Get("fields")
-		if !c.object(fs, at+"/fields", nil, fs.Keys...) {
+		if !c.object(fs, at+"/fields", nil, fs.Keys...) || !c.annotated(fs, at+"/fields", Comment) {
 			return
 		}
 		for j, name := range fs.Keys {
+			if name == Comment {
+				continue
+			}
 			fat := join(at+"/fields", name)
 			c.str(jsonval.NewString(name), fat, maxNameChars)
 			f := fs.Vals[j]
-			if !c.object(f, fat, []string{"from"}, "maxChars", "expose", "content") {
+			if !c.commented(f, fat, []string{"from"}, "maxChars", "expose", "content") {
 				return
 			}
 			fld := Field{Name: name, From: c.ptr(f.Get("from"), fat+"/from")}
@@ -376,7 +413,7 @@ func (c *compiler) collections(v *jsonval.Value) {
 }
 
 func (c *compiler) feedback(v *jsonval.Value) {
-	if !c.object(v, "/feedback", []string{"from", "text"}, "level", "source") {
+	if !c.commented(v, "/feedback", []string{"from", "text"}, "level", "source") {
 		return
 	}
 	f := &Feedback{From: c.ptr(v.Get("from"), "/feedback/from"), Text: c.ptr(v.Get("text"), "/feedback/text")}
@@ -399,7 +436,7 @@ func (c *compiler) capabilities(v *jsonval.Value) {
 	}
 	for i, it := range v.Items {
 		at := "/capabilities/" + strconv.Itoa(i)
-		if !c.object(it, at, []string{"name", "description", "scope", "region"}, "input", "unavailable") {
+		if !c.commented(it, at, []string{"name", "description", "scope", "region"}, "input", "unavailable") {
 			return
 		}
 		cp := Capability{
@@ -437,7 +474,7 @@ func (c *compiler) capabilities(v *jsonval.Value) {
 			}
 			for j, r := range u.Items {
 				rat := at + "/unavailable/" + strconv.Itoa(j)
-				if !c.object(r, rat, []string{"when", "reason"}) {
+				if !c.commented(r, rat, []string{"when", "reason"}) {
 					return
 				}
 				cp.Unavailable = append(cp.Unavailable, Rule{

@@ -325,6 +325,12 @@ func vectors(t *testing.T) []vector {
 		{"manifest-field-condition-in-page-scope", badManifest("/capabilities/3/unavailable/0/when", `{"field":"/status","eq":"x"}`)},
 		{"manifest-missing-format", badManifest("/pinhole", "")},
 		{"manifest-bad-expose", badManifest("/collections/0/fields/email/expose", `"hash"`)},
+		// "$schema" and "$comment" annotate a manifest and change nothing.
+		{"manifest-annotations", seq(m.with(t, "/$schema", `"./node_modules/@pinholectx/pinhole/manifest.schema.json"`).
+			with(t, "/$comment", `"Orders console"`).with(t, "/state/$comment", `"list controls"`).
+			with(t, "/collections/0/fields/$comment", `"one order"`).with(t, "/collections/0/fields/email/$comment", `"masked"`),
+			st, d(`"limit":1`))},
+		{"manifest-annotation-not-a-string", badManifest("/regions/0/$comment", `7`)},
 		// A failed load or observe leaves what was in force.
 		{"load-failure-keeps-previous", seq(m, st, loadReq(m.with(t, "/regions/0/colour", `"x"`)), d(`"limit":2`))},
 		{"observe-failure-keeps-previous", seq(m, st, []byte(`{"op":"observe","state":[1,2]}`),

@@ -84,3 +84,32 @@ func TestLuhn(t *testing.T) {
 		}
 	}
 }
+
+// TestExportedKinds: the exported detectors answer what lint's own checks
+// find, for names and for values.
+func TestExportedKinds(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		want Kinds
+	}{
+		{"customerEmail", Kinds{Email: true}}, {"apiKey", Kinds{Credential: true}}, {"mobile", Kinds{Phone: true}},
+		{"cardNumber", Kinds{Card: true}}, {"status", Kinds{}},
+	} {
+		if got := NameSuggests(tc.name); got != tc.want {
+			t.Errorf("NameSuggests(%q) = %+v, want %+v", tc.name, got, tc.want)
+		}
+	}
+	v, err := jsonval.Parse([]byte(`["a@example.com", {"p": "+44 20 7946 0123"}, "4111 1111 1111 1111", "Ready to ship"]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := ValueLooksLike(v), (Kinds{Email: true, Phone: true, Card: true}); got != want {
+		t.Errorf("ValueLooksLike = %+v, want %+v", got, want)
+	}
+	if ValueLooksLike(nil).Any() || !ValueLooksLike(jsonval.NewString("ghp_0123456789abcdefghijklmnopqrstuvwxyzAB")).Credential {
+		t.Error("nil must find nothing and a GitHub token a credential")
+	}
+	if (Kinds{Email: true}).Or(Kinds{Card: true}) != (Kinds{Email: true, Card: true}) {
+		t.Error("Or is not the union")
+	}
+}

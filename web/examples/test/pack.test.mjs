@@ -33,14 +33,14 @@ test("the tarball holds the module, the sources, the declarations and the docs, 
   assert.ok(existsSync(tgz), `${tgz} is missing: run make pack`);
   const files = execFileSync("tar", ["tzf", tgz], { encoding: "utf8" }).trim().split("\n").map((f) => f.replace(/^package\//, ""));
   for (const f of ["package.json", "README.md", "pinhole.wasm", "src/index.js", "src/location.js",
-    "types/index.d.ts", "types/adapters/react.d.ts", "types/extension.d.ts"]) {
+    "types/index.d.ts", "types/adapters/react.d.ts", "types/extension.d.ts", "manifest.schema.json"]) {
     assert.ok(files.includes(f), `${f} is not in the tarball`);
   }
   for (const f of ["LICENSE", "THIRD_PARTY_NOTICES.md"]) {
     assert.ok(files.includes(f), `${f} is not in the tarball`);
     assert.equal(execFileSync("tar", ["xzOf", tgz, `package/${f}`], { encoding: "utf8" }), readFileSync(join(repo, f), "utf8"), f);
   }
-  const stray = files.filter((f) => !/^(package\.json|README\.md|LICENSE|THIRD_PARTY_NOTICES\.md|pinhole\.wasm|src\/.+\.(js|ts)|types\/.+\.d\.ts)$/.test(f));
+  const stray = files.filter((f) => !/^(package\.json|README\.md|LICENSE|THIRD_PARTY_NOTICES\.md|pinhole\.wasm|manifest\.schema\.json|src\/.+\.(js|ts)|types\/.+\.d\.ts)$/.test(f));
   assert.deepEqual(stray, [], "files the package should not ship");
   const wasm = execFileSync("tar", ["xzOf", tgz, "package/pinhole.wasm"], { maxBuffer: 1 << 26 });
   assert.deepEqual(wasm, readFileSync(join(repo, "build/pinhole.wasm")), "the packed module is not build/pinhole.wasm");
