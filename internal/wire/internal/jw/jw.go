@@ -2,7 +2,8 @@
 // to one byte slice. It writes exactly what easyjson's jwriter wrote with
 // NoEscapeHTML, so responses stay byte-identical, without jwriter's pooled
 // buffers (which import net) and error formatting (which imports fmt, and
-// through it os, reflect and time).
+// through it os, reflect and time). The escaping is adapted from jwriter
+// (MIT License, Mail.Ru Group; see THIRD_PARTY_NOTICES.md).
 package jw
 
 import (
