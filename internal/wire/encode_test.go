@@ -218,3 +218,42 @@ func reference(w *jwriter.Writer, v reflect.Value) {
 		panic("reference: " + v.Type().String())
 	}
 }
+
+// TestEncodeConcurrent: callers on many goroutines (a Go server with a
+// session per agent) never see each other's bytes through the reused buffer.
+func TestEncodeConcurrent(t *testing.T) {
+	vals := make([]*Feedback, 8)
+	want := make([]string, len(vals))
+	for i := range vals {
+		vals[i] = &Feedback{Level: "error", Text: strings.Repeat(string(rune('a'+i)), 100*(i+1)), Source: "app"}
+		want[i] = string(Encode(vals[i]))
+	}
+	done := make(chan string, len(vals))
+	for g := range vals {
+		go func() {
+			for n := 0; n < 2000; n++ {
+				i := (g + n) % len(vals)
+				if got := string(Encode(vals[i])); got != want[i] {
+					done <- got
+					return
+				}
+			}
+			done <- ""
+		}()
+	}
+	for range vals {
+		if got := <-done; got != "" {
+			t.Fatalf("a concurrent Encode returned %q", got)
+		}
+	}
+}
+
+// TestEncodeOwnsItsBytes: the slice Encode returns is not the reused buffer.
+func TestEncodeOwnsItsBytes(t *testing.T) {
+	a := Encode(&Region{ID: "first"})
+	keep := string(a)
+	Encode(&Region{ID: "second, longer"})
+	if string(a) != keep {
+		t.Fatalf("an earlier result changed to %s", a)
+	}
+}

@@ -1,6 +1,10 @@
 package wire
 
-import "github.com/pinholectx/pinhole/internal/wire/internal/jw"
+import (
+	"sync/atomic"
+
+	"github.com/pinholectx/pinhole/internal/wire/internal/jw"
+)
 
 // Raw is JSON text written into the output as it is. It must be valid,
 // canonical JSON (the core produces it with jsonval).
@@ -79,9 +83,29 @@ type Encoder interface {
 	EncodeJSON(w *jw.Writer)
 }
 
-// Encode returns the JSON encoding of v.
+// spare is an encoding buffer kept for reuse: a describe is encoded several
+// times while it is fitted to its byte bound, and growing a fresh buffer
+// each time would allocate about three times the response. Encode takes it
+// with a swap, so concurrent callers never share it (one of them then
+// allocates); sync.Pool would cost the module 40 KB for the same.
+var spare atomic.Pointer[jw.Writer]
+
+// keepBelow is the largest buffer kept for reuse.
+const keepBelow = 1 << 20
+
+// Encode returns the JSON encoding of v, in a slice of its own.
 func Encode(v Encoder) []byte {
-	w := jw.NewWriter(512)
+	w := spare.Swap(nil)
+	if w == nil {
+		w = jw.NewWriter(4096)
+	}
+	w.Reset()
 	v.EncodeJSON(w)
-	return w.Bytes()
+	b := w.Bytes()
+	out := make([]byte, len(b))
+	copy(out, b)
+	if cap(b) < keepBelow {
+		spare.Store(w)
+	}
+	return out
 }

@@ -19,6 +19,9 @@ type Writer struct {
 // NewWriter returns a Writer whose buffer starts with room for n bytes.
 func NewWriter(n int) *Writer { return &Writer{buf: make([]byte, 0, n)} }
 
+// Reset empties the writer and keeps its buffer for reuse.
+func (w *Writer) Reset() { w.buf = w.buf[:0] }
+
 // Bytes returns the text written so far. The slice is the writer's own.
 func (w *Writer) Bytes() []byte { return w.buf }
 
