@@ -8,9 +8,4 @@ require (
 	github.com/tetratelabs/wazero v1.12.0
 )
 
-require (
-	github.com/josharian/intern v1.0.0 // indirect
-	golang.org/x/sys v0.44.0 // indirect
-)
-
-tool github.com/mailru/easyjson/easyjson
+require golang.org/x/sys v0.44.0 // indirect

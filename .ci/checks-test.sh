@@ -25,7 +25,7 @@ expect pass "check-generated on the tree" quiet check-generated
 # (vet passing on the tree is test-go's own first step.)
 expect pass "check-notices on the tree" quiet check-notices
 
-gen=$(find . -path ./web -prune -o -name '*_easyjson.go' -print | head -1)
+gen=$(find . -path ./web -prune -o -name '*_enc.go' -print | head -1)
 cp "$gen" gen.keep
 echo '// stale' >>"$gen"
 expect fail "check-generated with a stale $gen" quiet check-generated
@@ -39,8 +39,8 @@ expect fail "vet with an unformatted file" quiet vet
 rm internal/session/zz_unformatted.go
 
 cp THIRD_PARTY_NOTICES.md notices.keep
-grep -v 'mailru/easyjson' notices.keep >THIRD_PARTY_NOTICES.md
-expect fail "check-notices without easyjson's notice" quiet check-notices
+grep -v 'tetratelabs/wazero' notices.keep >THIRD_PARTY_NOTICES.md
+expect fail "check-notices without wazero's notice" quiet check-notices
 cp notices.keep THIRD_PARTY_NOTICES.md
 
 # The browser install: a given CHROMIUM is used as is, never installed.

@@ -3,20 +3,41 @@
 package main
 
 import (
+	"errors"
 	"runtime"
-	"syscall"
 	"unsafe"
 
 	"github.com/pinholectx/pinhole/internal/session"
 )
 
 var (
-	sess = session.NewWithRandom(syscall.RandomGet) // WASI random_get: the host's randomness
+	sess = session.NewWithRandom(randomGet) // WASI random_get: the host's randomness
 	// buffers keeps host-filled request buffers alive until pinhole_free.
 	buffers = map[uint32][]byte{}
 	// last keeps the previous response alive until the next call.
 	last []byte
 )
+
+// wasiRandomGet is WASI's random_get, imported here rather than through
+// package syscall: syscall's init opens the preopened directories, which
+// would make the module import five more WASI functions for nothing.
+//
+//go:wasmimport wasi_snapshot_preview1 random_get
+//go:noescape
+func wasiRandomGet(buf unsafe.Pointer, n uint32) uint32
+
+var errRandom = errors.New("random_get failed")
+
+// randomGet fills b with the host's randomness.
+func randomGet(b []byte) error {
+	if len(b) == 0 {
+		return nil
+	}
+	if wasiRandomGet(unsafe.Pointer(&b[0]), uint32(len(b))) != 0 {
+		return errRandom
+	}
+	return nil
+}
 
 // pinholeAlloc returns a buffer of size bytes for the host to fill.
 //

@@ -1,7 +1,5 @@
 package expose
 
-import "encoding/binary"
-
 // The module derives tokens with HMAC-SHA256 (RFC 2104, FIPS 180-4),
 // written out here instead of imported: crypto/sha256 brings Go's FIPS 140
 // module with it (its self-checks, DRBG, AES, SHA-3 and SHA-512 code and, via
@@ -47,11 +45,13 @@ func sha256Sum(parts ...[]byte) [32]byte {
 	if n >= 56 {
 		padLen = 120 - n
 	}
-	binary.BigEndian.PutUint64(pad[padLen:], bits)
+	for i := 0; i < 8; i++ { // big-endian; encoding/binary would import reflect
+		pad[padLen+i] = byte(bits >> (56 - 8*i))
+	}
 	feed(pad[:padLen+8])
 	var out [32]byte
 	for i, v := range h {
-		binary.BigEndian.PutUint32(out[4*i:], v)
+		out[4*i], out[4*i+1], out[4*i+2], out[4*i+3] = byte(v>>24), byte(v>>16), byte(v>>8), byte(v)
 	}
 	return out
 }
@@ -59,7 +59,7 @@ func sha256Sum(parts ...[]byte) [32]byte {
 func sha256Block(h *[8]uint32, b *[64]byte) {
 	var w [64]uint32
 	for i := 0; i < 16; i++ {
-		w[i] = binary.BigEndian.Uint32(b[4*i:])
+		w[i] = uint32(b[4*i])<<24 | uint32(b[4*i+1])<<16 | uint32(b[4*i+2])<<8 | uint32(b[4*i+3])
 	}
 	for i := 16; i < 64; i++ {
 		s0 := rotr(w[i-15], 7) ^ rotr(w[i-15], 18) ^ w[i-15]>>3

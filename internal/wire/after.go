@@ -4,8 +4,6 @@ package wire
 // same plan, the answer an agent gets after it acted. It is not a
 // snapshot: it lists only differences, bounded like a describe, and says in
 // Redescribe when the caller must describe again.
-//
-//easyjson:json
 type After struct {
 	From           string            `json:"from"`
 	To             string            `json:"to"`
@@ -22,8 +20,6 @@ type After struct {
 // AfterRecords lists records whose projected fields changed (with only the
 // changed fields), and the ids of records that became or stopped being
 // referenceable. The totals count every such record, listed or not.
-//
-//easyjson:json
 type AfterRecords struct {
 	Changed      []Record `json:"changed"`
 	Added        []string `json:"added"`
@@ -36,8 +32,6 @@ type AfterRecords struct {
 // AfterCapabilities lists capabilities whose availability flipped: those
 // that can run now and could not before, and those that could run before
 // and cannot now, with the application's reason.
-//
-//easyjson:json
 type AfterCapabilities struct {
 	Available   []Available   `json:"available"`
 	Unavailable []Unavailable `json:"unavailable"`
@@ -45,8 +39,6 @@ type AfterCapabilities struct {
 
 // Available is one capability that became available, for one record when
 // it has record scope.
-//
-//easyjson:json
 type Available struct {
 	Capability string `json:"capability"`
 	Record     string `json:"record,omitempty"`
@@ -55,8 +47,6 @@ type Available struct {
 // Redescribe says whether the caller must run describe again, and why.
 // Reasons are, in this order when they apply: navigation, modal, records,
 // availability, scope, insufficient.
-//
-//easyjson:json
 type Redescribe struct {
 	Required bool     `json:"required"`
 	Reasons  []string `json:"reasons"`

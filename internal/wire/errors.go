@@ -69,8 +69,6 @@ func Codes() []string {
 
 // Error is the body of every failed operation. Messages name parameters,
 // JSON Pointers and limits; they never quote state values.
-//
-//easyjson:json
 type Error struct {
 	Code    string `json:"code"`
 	Message string `json:"message"`
@@ -86,8 +84,6 @@ func Errorf(code, param, message string) *Error {
 }
 
 // ErrorResponse is the envelope of a failed operation: {"error": {...}}.
-//
-//easyjson:json
 type ErrorResponse struct {
 	Error *Error `json:"error"`
 }

@@ -1,20 +1,22 @@
 package wire
 
 import (
-	"github.com/mailru/easyjson/jwriter"
+	"sync/atomic"
+
+	"github.com/pinholectx/pinhole/internal/wire/internal/jw"
 )
 
 // Raw is JSON text written into the output as it is. It must be valid,
 // canonical JSON (the core produces it with jsonval).
 type Raw []byte
 
-// MarshalEasyJSON writes r verbatim, or null when r is empty.
-func (r Raw) MarshalEasyJSON(w *jwriter.Writer) {
+// EncodeJSON writes r verbatim, or null when r is empty.
+func (r Raw) EncodeJSON(w *jw.Writer) {
 	if len(r) == 0 {
 		w.RawString("null")
 		return
 	}
-	w.Raw(r, nil)
+	w.Raw(r)
 }
 
 // IsDefined lets omitempty drop an empty Raw.
@@ -31,8 +33,8 @@ type Member struct {
 // across runtimes.
 type Members []Member
 
-// MarshalEasyJSON writes the members as one object.
-func (m Members) MarshalEasyJSON(w *jwriter.Writer) {
+// EncodeJSON writes the members as one object.
+func (m Members) EncodeJSON(w *jw.Writer) {
 	w.RawByte('{')
 	for i, kv := range m {
 		if i > 0 {
@@ -40,7 +42,7 @@ func (m Members) MarshalEasyJSON(w *jwriter.Writer) {
 		}
 		w.String(kv.Key)
 		w.RawByte(':')
-		kv.Value.MarshalEasyJSON(w)
+		kv.Value.EncodeJSON(w)
 	}
 	w.RawByte('}')
 }
@@ -58,8 +60,8 @@ type Count struct {
 // original length in characters.
 type Counts []Count
 
-// MarshalEasyJSON writes the counts as one object.
-func (c Counts) MarshalEasyJSON(w *jwriter.Writer) {
+// EncodeJSON writes the counts as one object.
+func (c Counts) EncodeJSON(w *jw.Writer) {
 	w.RawByte('{')
 	for i, kv := range c {
 		if i > 0 {
@@ -75,12 +77,35 @@ func (c Counts) MarshalEasyJSON(w *jwriter.Writer) {
 // IsDefined reports whether c has members (for omitempty).
 func (c Counts) IsDefined() bool { return len(c) > 0 }
 
-// Encode returns the JSON encoding of an easyjson-generated value.
-func Encode(v interface {
-	MarshalEasyJSON(*jwriter.Writer)
-}) []byte {
-	w := jwriter.Writer{NoEscapeHTML: true}
-	v.MarshalEasyJSON(&w)
-	b, _ := w.BuildBytes() // the writer only fails on errors it was given
-	return b
+// Encoder is a value with a JSON encoding: every response type of this
+// package (the generated *_enc.go files), Raw, Members and Counts.
+type Encoder interface {
+	EncodeJSON(w *jw.Writer)
+}
+
+// spare is an encoding buffer kept for reuse: a describe is encoded several
+// times while it is fitted to its byte bound, and growing a fresh buffer
+// each time would allocate about three times the response. Encode takes it
+// with a swap, so concurrent callers never share it (one of them then
+// allocates); sync.Pool would cost the module 40 KB for the same.
+var spare atomic.Pointer[jw.Writer]
+
+// keepBelow is the largest buffer kept for reuse.
+const keepBelow = 1 << 20
+
+// Encode returns the JSON encoding of v, in a slice of its own.
+func Encode(v Encoder) []byte {
+	w := spare.Swap(nil)
+	if w == nil {
+		w = jw.NewWriter(4096)
+	}
+	w.Reset()
+	v.EncodeJSON(w)
+	b := w.Bytes()
+	out := make([]byte, len(b))
+	copy(out, b)
+	if cap(b) < keepBelow {
+		spare.Store(w)
+	}
+	return out
 }

@@ -3,17 +3,15 @@
 // operations), the error type and the one list of error codes (errors.go),
 // and the builders of every request (request.go) that hosts, the CLI and
 // the Worker send.
-// Encoders are generated with github.com/mailru/easyjson (`go generate`);
-// nothing on these paths uses reflection. js/src/types.ts mirrors these
-// types for JavaScript callers.
+// Encoders are generated (`go generate`, internal/gen) and write through
+// internal/jw, an append-only writer; nothing on these paths uses
+// reflection, fmt or os. js/src/types.ts mirrors these types for
+// JavaScript callers.
 package wire
 
-//go:generate go tool easyjson -no_std_marshalers wire.go errors.go after.go
-//go:generate go run ./internal/trim wire_easyjson.go errors_easyjson.go after_easyjson.go
+//go:generate go run ./internal/gen wire.go errors.go after.go
 
 // Limits are the bounds in force for a loaded manifest.
-//
-//easyjson:json
 type Limits struct {
 	DefaultLimit       int `json:"defaultLimit"`
 	MaxLimit           int `json:"maxLimit"`
@@ -27,8 +25,6 @@ type Limits struct {
 
 // Capability is an action the application offers, as the manifest declares
 // it. Input is the JSON Schema of its input, re-encoded canonically.
-//
-//easyjson:json
 type Capability struct {
 	Name        string `json:"name"`
 	Description string `json:"description"`
@@ -38,8 +34,6 @@ type Capability struct {
 }
 
 // Describe is the answer to describe.
-//
-//easyjson:json
 type Describe struct {
 	Snapshot     string       `json:"snapshot"`
 	Limits       Limits       `json:"limits"`
@@ -48,8 +42,6 @@ type Describe struct {
 }
 
 // Context is the projected business view (docs/context-model.md#structure).
-//
-//easyjson:json
 type Context struct {
 	Page             *Page         `json:"page,omitempty"`
 	Regions          []Region      `json:"regions"`
@@ -70,8 +62,6 @@ type Context struct {
 }
 
 // Page is the page identity: route, title and allowed parameters.
-//
-//easyjson:json
 type Page struct {
 	Route  string  `json:"route,omitempty"`
 	Title  string  `json:"title,omitempty"`
@@ -82,8 +72,6 @@ type Page struct {
 }
 
 // Region is one active region of the page.
-//
-//easyjson:json
 type Region struct {
 	ID          string `json:"id"`
 	Parent      string `json:"parent,omitempty"`
@@ -91,8 +79,6 @@ type Region struct {
 }
 
 // Record is one record of the window, with its projected fields.
-//
-//easyjson:json
 type Record struct {
 	ID          string   `json:"id"`
 	Region      string   `json:"region"`
@@ -104,8 +90,6 @@ type Record struct {
 }
 
 // Window says which part of the record view the response holds.
-//
-//easyjson:json
 type Window struct {
 	Offset   int  `json:"offset"`
 	Limit    int  `json:"limit"`
@@ -116,8 +100,6 @@ type Window struct {
 }
 
 // Feedback is one validation error, notice or status message.
-//
-//easyjson:json
 type Feedback struct {
 	Level     string `json:"level"`
 	Text      string `json:"text"`
@@ -128,8 +110,6 @@ type Feedback struct {
 
 // Unavailable is one action that cannot run now, with the application's
 // reason. Record is empty for page-scope capabilities.
-//
-//easyjson:json
 type Unavailable struct {
 	Capability string `json:"capability"`
 	Record     string `json:"record,omitempty"`
@@ -138,8 +118,6 @@ type Unavailable struct {
 
 // Loaded is the answer to load: the limits in force and the paths the
 // bridge must read from the store (nothing else may be sent).
-//
-//easyjson:json
 type Loaded struct {
 	Loaded bool   `json:"loaded"`
 	Limits Limits `json:"limits"`
@@ -148,24 +126,18 @@ type Loaded struct {
 
 // Reads lists what the module may be sent: whole values at Paths, and for
 // each collection the item-relative paths of every item.
-//
-//easyjson:json
 type Reads struct {
 	Paths       []string          `json:"paths"`
 	Collections []ReadsCollection `json:"collections"`
 }
 
 // ReadsCollection is an array in the store whose items are read in part.
-//
-//easyjson:json
 type ReadsCollection struct {
 	From  string   `json:"from"`
 	Items []string `json:"items"`
 }
 
 // Observed is the answer to observe.
-//
-//easyjson:json
 type Observed struct {
 	Snapshot     string   `json:"snapshot"`
 	Changed      bool     `json:"changed"`
@@ -177,8 +149,6 @@ type Observed struct {
 }
 
 // Version is the answer to version.
-//
-//easyjson:json
 type Version struct {
 	Version  string `json:"version"`
 	Format   int    `json:"format"`
@@ -189,8 +159,6 @@ type Version struct {
 
 // AuditEvent is one operation as the audit log keeps it: names, counts and
 // sizes, never values, arguments or bodies.
-//
-//easyjson:json
 type AuditEvent struct {
 	Op         string   `json:"op"`
 	Snapshot   string   `json:"snapshot,omitempty"`
@@ -206,8 +174,6 @@ type AuditEvent struct {
 }
 
 // Audit is the answer to audit: the events since the last drain.
-//
-//easyjson:json
 type Audit struct {
 	Events  []AuditEvent `json:"events"`
 	Dropped int          `json:"dropped"`
@@ -216,8 +182,6 @@ type Audit struct {
 // Prepared is the answer to prepare: the checked request with every
 // placeholder and alias in Input replaced by the real value. It is for the
 // application's handler only and must never be shown to an agent.
-//
-//easyjson:json
 type Prepared struct {
 	OK         bool   `json:"ok"`
 	Snapshot   string `json:"snapshot"`

@@ -474,6 +474,11 @@ out.push(`## Method notes
   vary between runs.
 `);
 
+// Sections recorded by hand (one-off comparisons a run cannot repeat, such
+// as a module before and after a change) sit between <!-- recorded -->
+// and <!-- /recorded --> and are carried over as they are.
+const previous = existsSync(join(repo, "BENCHMARKS.md")) ? readFileSync(join(repo, "BENCHMARKS.md"), "utf8") : "";
+for (const m of previous.matchAll(/<!-- recorded -->[\s\S]*?<!-- \/recorded -->\n/g)) out.push(m[0]);
 writeFileSync(join(repo, "BENCHMARKS.md"), out.join("\n"));
 if (R) writeFileSync(join(here, "chart.svg"), chart());
 process.stderr.write(`[bench] wrote BENCHMARKS.md${R ? " and web/bench/chart.svg" : ""}\n`);
