@@ -229,7 +229,7 @@ func writeJSON(w http.ResponseWriter, status int, body []byte) {
 
 // writeError writes the error envelope (docs/protocol.md#errors).
 func writeError(w http.ResponseWriter, status int, code, param, msg string) {
-	writeJSON(w, status, wire.Encode(&wire.ErrorResponse{Error: wire.Errorf(code, param, msg)}))
+	writeJSON(w, status, wire.Encode(&wire.ErrorResponse{Error: wire.NewError(code, msg, param)}))
 }
 
 // parseObject parses a body that must be a JSON object with only the

@@ -59,7 +59,7 @@ type resolver struct {
 
 func tokenError(at jsonval.Pointer, msg string) *wire.Error {
 	p := at.String()
-	return wire.Errorf(wire.CodeInvalidInput, p, "input"+p+": "+msg)
+	return wire.NewError(wire.CodeInvalidInput, "input"+p+": "+msg, p)
 }
 
 // slotAt returns the index of the slot at the current path, or -1.

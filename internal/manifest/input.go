@@ -32,7 +32,7 @@ func (c *Capability) CheckInput(input *jsonval.Value) *wire.Error {
 }
 
 func inputError(at, msg string) *wire.Error {
-	return wire.Errorf(wire.CodeInvalidInput, at, "input"+at+": "+msg)
+	return wire.NewError(wire.CodeInvalidInput, "input"+at+": "+msg, at)
 }
 
 func checkSchema(s, v *jsonval.Value, at string) *wire.Error {

@@ -35,7 +35,7 @@ const maxCommentChars = 4096
 func Parse(data []byte) (*Plan, *wire.Error) {
 	v, err := jsonval.Parse(data)
 	if err != nil {
-		return nil, wire.Errorf(wire.CodeInvalidManifest, "", "the manifest is not valid JSON: "+err.Error())
+		return nil, wire.NewError(wire.CodeInvalidManifest, "the manifest is not valid JSON: "+err.Error(), "")
 	}
 	return Compile(v)
 }
@@ -67,7 +67,7 @@ func (c *compiler) fail(at, msg string) {
 		if at == "" {
 			at = "/"
 		}
-		c.err = wire.Errorf(wire.CodeInvalidManifest, at, at+": "+msg)
+		c.err = wire.NewError(wire.CodeInvalidManifest, at+": "+msg, at)
 	}
 }
 

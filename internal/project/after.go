@@ -55,8 +55,8 @@ const (
 // state, in that order, and the after says insufficient.
 func After(from, to *Snapshot, k *expose.Keyer, fromID, toID string, st *Stats) ([]byte, *wire.Error) {
 	if from.Plan != to.Plan {
-		return nil, wire.Errorf(wire.CodeStaleSnapshot, "since",
-			"a manifest was loaded after that snapshot; run describe instead")
+		return nil, wire.NewError(wire.CodeStaleSnapshot, "a manifest was loaded after that snapshot; run describe instead", "since")
+
 	}
 	p, lim := to.Plan, to.limits()
 	a := wire.After{
@@ -169,7 +169,7 @@ func After(from, to *Snapshot, k *expose.Keyer, fromID, toID string, st *Stats) 
 	}
 	// Unreachable: what is left is a few hundred bytes, and maxResponseBytes
 	// is at least manifest.MinResponseBytes.
-	return nil, wire.Errorf(wire.CodeStateTooLarge, "maxResponseBytes", "the after does not fit maxResponseBytes")
+	return nil, wire.NewError(wire.CodeStateTooLarge, "the after does not fit maxResponseBytes", "maxResponseBytes")
 }
 
 func setReasons(r *wire.Redescribe, why [6]bool) {

@@ -205,7 +205,7 @@ func (s *Snapshot) Describe(id string, req Request, k *expose.Keyer, st *Stats) 
 			j, ok := s.ByID[rid]
 			if !ok {
 				// Unknown and inactive ids give the same answer: no oracle.
-				return nil, wire.Errorf(wire.CodeUnknownRecord, "record", "record["+strconv.Itoa(i)+"] is not a referenceable record id")
+				return nil, wire.NewError(wire.CodeUnknownRecord, "record["+strconv.Itoa(i)+"] is not a referenceable record id", "record")
 			}
 			recs = append(recs, &s.Records[j])
 		}

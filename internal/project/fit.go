@@ -121,8 +121,8 @@ func fit(resp *wire.Describe, recs []*Rec, req Request, s *Snapshot) ([]byte, *w
 			return out, nil
 		}
 	}
-	return nil, wire.Errorf(wire.CodeStateTooLarge, "maxResponseBytes",
-		"the declared page, state and capabilities alone exceed maxResponseBytes ("+strconv.Itoa(maxBytes)+"); raise the limit or declare less")
+	return nil, wire.NewError(wire.CodeStateTooLarge, "the declared page, state and capabilities alone exceed maxResponseBytes ("+strconv.Itoa(maxBytes)+"); raise the limit or declare less", "maxResponseBytes")
+
 }
 
 // cutDown returns a copy of r whose field list and truncated report may be

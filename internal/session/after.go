@@ -11,7 +11,7 @@ import (
 // and whether the agent must describe again.
 func (s *Session) after(v *jsonval.Value) ([]byte, *wire.Error) {
 	if s.plan == nil || s.snap == nil {
-		return nil, wire.Errorf(wire.CodeNotLoaded, "", "load a manifest and observe a state before after")
+		return nil, wire.NewError(wire.CodeNotLoaded, "load a manifest and observe a state before after", "")
 	}
 	var since *jsonval.Value
 	for i, k := range v.Keys {
@@ -24,11 +24,11 @@ func (s *Session) after(v *jsonval.Value) ([]byte, *wire.Error) {
 		}
 	}
 	if since == nil || since.Kind != jsonval.String {
-		return nil, wire.Errorf(wire.CodeInvalidRequest, "since", "after needs since, the snapshot id the caller saw")
+		return nil, wire.NewError(wire.CodeInvalidRequest, "after needs since, the snapshot id the caller saw", "since")
 	}
 	old := s.history.get(since.S)
 	if old == nil {
-		return nil, wire.Errorf(wire.CodeStaleSnapshot, "since", "the snapshot is no longer held; a redescribe is required")
+		return nil, wire.NewError(wire.CodeStaleSnapshot, "the snapshot is no longer held; a redescribe is required", "since")
 	}
 	var st project.Stats
 	out, e := project.After(old, s.snap, s.keyer, since.S, s.id, &st)

@@ -11,7 +11,7 @@ import (
 // (docs/protocol.md#prepare).
 func (s *Session) prepare(v *jsonval.Value) ([]byte, *wire.Error) {
 	if s.plan == nil || s.snap == nil {
-		return nil, wire.Errorf(wire.CodeNotLoaded, "", "load a manifest and observe a state before prepare")
+		return nil, wire.NewError(wire.CodeNotLoaded, "load a manifest and observe a state before prepare", "")
 	}
 	var name, record, since *jsonval.Value
 	input := jsonval.NewObject()
@@ -31,7 +31,7 @@ func (s *Session) prepare(v *jsonval.Value) ([]byte, *wire.Error) {
 		}
 	}
 	if name == nil || name.Kind != jsonval.String {
-		return nil, wire.Errorf(wire.CodeInvalidRequest, "capability", "prepare needs a capability name")
+		return nil, wire.NewError(wire.CodeInvalidRequest, "prepare needs a capability name", "capability")
 	}
 	ci := s.plan.CapabilityIndex(name.S)
 	if ci < 0 || !s.snap.CapabilityActive(ci) {
@@ -44,18 +44,18 @@ func (s *Session) prepare(v *jsonval.Value) ([]byte, *wire.Error) {
 	var rec *project.Rec
 	switch {
 	case cp.Record && record == nil:
-		return nil, wire.Errorf(wire.CodeInvalidRequest, "record", "a record-scope capability needs a record id")
+		return nil, wire.NewError(wire.CodeInvalidRequest, "a record-scope capability needs a record id", "record")
 	case !cp.Record && record != nil:
-		return nil, wire.Errorf(wire.CodeInvalidRequest, "record", "a page-scope capability takes no record")
+		return nil, wire.NewError(wire.CodeInvalidRequest, "a page-scope capability takes no record", "record")
 	case cp.Record:
 		rec = s.record(record, ci)
 		if rec == nil {
-			return nil, wire.Errorf(wire.CodeUnknownRecord, "record", "record is not a referenceable record id for this capability")
+			return nil, wire.NewError(wire.CodeUnknownRecord, "record is not a referenceable record id for this capability", "record")
 		}
 	}
 	if since != nil {
 		if since.Kind != jsonval.String {
-			return nil, wire.Errorf(wire.CodeInvalidRequest, "snapshot", "snapshot must be a snapshot id string")
+			return nil, wire.NewError(wire.CodeInvalidRequest, "snapshot must be a snapshot id string", "snapshot")
 		}
 		if e := s.stale(since.S, ci, rec); e != nil {
 			return nil, e
@@ -63,7 +63,7 @@ func (s *Session) prepare(v *jsonval.Value) ([]byte, *wire.Error) {
 	}
 	if reason := s.snap.Unavailable(ci, rec); reason != "" {
 		// The reason is the application's text from the manifest.
-		return nil, wire.Errorf(wire.CodeCapabilityUnavailable, "capability", reason)
+		return nil, wire.NewError(wire.CodeCapabilityUnavailable, reason, "capability")
 	}
 	resolved, err := s.resolveTokens(ci, rec, input)
 	if err != nil {
@@ -85,7 +85,7 @@ func (s *Session) prepare(v *jsonval.Value) ([]byte, *wire.Error) {
 // errUnknownCapability is the answer for a capability that is not declared
 // or whose region is not active.
 func errUnknownCapability() *wire.Error {
-	return wire.Errorf(wire.CodeUnknownCapability, "capability", "no capability of that name is offered in the active regions")
+	return wire.NewError(wire.CodeUnknownCapability, "no capability of that name is offered in the active regions", "capability")
 }
 
 // record returns the referenceable record v names, if capability ci applies
@@ -112,9 +112,9 @@ func (s *Session) stale(id string, ci int, rec *project.Rec) *wire.Error {
 	}
 	old := s.history.get(id)
 	if old == nil {
-		return wire.Errorf(wire.CodeStaleSnapshot, "snapshot", "the snapshot is no longer held; describe again")
+		return wire.NewError(wire.CodeStaleSnapshot, "the snapshot is no longer held; describe again", "snapshot")
 	}
-	changed := wire.Errorf(wire.CodeStaleSnapshot, "snapshot", "what this request touches changed since the snapshot; describe again")
+	changed := wire.NewError(wire.CodeStaleSnapshot, "what this request touches changed since the snapshot; describe again", "snapshot")
 	if !old.CapabilityActive(ci) {
 		return changed
 	}

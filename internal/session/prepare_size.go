@@ -60,7 +60,7 @@ func fitted(answer []byte, max int) ([]byte, *wire.Error) {
 }
 
 func tooLarge(max int) *wire.Error {
-	return wire.Errorf(wire.CodeInvalidInput, "", "the input, with its tokens resolved, exceeds maxResponseBytes ("+strconv.Itoa(max)+")")
+	return wire.NewError(wire.CodeInvalidInput, "the input, with its tokens resolved, exceeds maxResponseBytes ("+strconv.Itoa(max)+")", "")
 }
 
 // max1 is n, or 1 for an empty container (its closing bracket).

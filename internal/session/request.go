@@ -14,9 +14,9 @@ import (
 // uses it for the members of its request bodies.
 func UnknownParam(op, name, takes string) *wire.Error {
 	if len(name) > 64 || expose.Clean(name) != name || expose.IsCredential(name) {
-		return wire.Errorf(wire.CodeInvalidRequest, "", op+" got an unknown parameter; "+op+" takes "+takes)
+		return wire.NewError(wire.CodeInvalidRequest, op+" got an unknown parameter; "+op+" takes "+takes, "")
 	}
-	return wire.Errorf(wire.CodeInvalidRequest, name, "unknown "+op+" parameter "+strconv.Quote(name)+"; "+op+" takes "+takes)
+	return wire.NewError(wire.CodeInvalidRequest, "unknown "+op+" parameter "+strconv.Quote(name)+"; "+op+" takes "+takes, name)
 }
 
 // parseDescribe checks a describe request object against the limits. Keys
@@ -24,7 +24,7 @@ func UnknownParam(op, name, takes string) *wire.Error {
 func parseDescribe(v *jsonval.Value, lim *wire.Limits) (project.Request, *wire.Error) {
 	req := project.Request{Limit: lim.DefaultLimit}
 	if v.Kind != jsonval.Object {
-		return req, wire.Errorf(wire.CodeInvalidRequest, "", "a describe request must be a JSON object")
+		return req, wire.NewError(wire.CodeInvalidRequest, "a describe request must be a JSON object", "")
 	}
 	var off, limit, record *jsonval.Value
 	for i, k := range v.Keys {
@@ -42,18 +42,18 @@ func parseDescribe(v *jsonval.Value, lim *wire.Limits) (project.Request, *wire.E
 	}
 	if record != nil {
 		if off != nil || limit != nil {
-			return req, wire.Errorf(wire.CodeRecordWithWindow, "record", "record selects records by id and cannot be combined with offset or limit")
+			return req, wire.NewError(wire.CodeRecordWithWindow, "record selects records by id and cannot be combined with offset or limit", "record")
 		}
 		if record.Kind != jsonval.Array {
-			return req, wire.Errorf(wire.CodeInvalidRequest, "record", "record must be an array of record ids")
+			return req, wire.NewError(wire.CodeInvalidRequest, "record must be an array of record ids", "record")
 		}
 		if n := len(record.Items); n == 0 || n > lim.MaxRecordSelection {
-			return req, wire.Errorf(wire.CodeRecordCount, "record", "record must hold 1 to "+strconv.Itoa(lim.MaxRecordSelection)+" ids")
+			return req, wire.NewError(wire.CodeRecordCount, "record must hold 1 to "+strconv.Itoa(lim.MaxRecordSelection)+" ids", "record")
 		}
 		for i, it := range record.Items {
 			id, ok := project.RecordID(it)
 			if !ok {
-				return req, wire.Errorf(wire.CodeUnknownRecord, "record", "record["+strconv.Itoa(i)+"] is not a referenceable record id")
+				return req, wire.NewError(wire.CodeUnknownRecord, "record["+strconv.Itoa(i)+"] is not a referenceable record id", "record")
 			}
 			req.Record = append(req.Record, id)
 		}
@@ -62,17 +62,17 @@ func parseDescribe(v *jsonval.Value, lim *wire.Limits) (project.Request, *wire.E
 	if off != nil {
 		f, _ := off.Float()
 		if !off.IsInteger() || f < 0 || f > 1e9 {
-			return req, wire.Errorf(wire.CodeInvalidOffset, "offset", "offset must be a non-negative integer")
+			return req, wire.NewError(wire.CodeInvalidOffset, "offset must be a non-negative integer", "offset")
 		}
 		req.Offset, req.Window = int(f), true
 	}
 	if limit != nil {
 		f, _ := limit.Float()
 		if !limit.IsInteger() || f < 1 {
-			return req, wire.Errorf(wire.CodeInvalidRequest, "limit", "limit must be an integer from 1 to maxLimit ("+strconv.Itoa(lim.MaxLimit)+")")
+			return req, wire.NewError(wire.CodeInvalidRequest, "limit must be an integer from 1 to maxLimit ("+strconv.Itoa(lim.MaxLimit)+")", "limit")
 		}
 		if f > float64(lim.MaxLimit) {
-			return req, wire.Errorf(wire.CodeLimitExceedsMax, "limit", "limit exceeds maxLimit ("+strconv.Itoa(lim.MaxLimit)+"); it is never clamped")
+			return req, wire.NewError(wire.CodeLimitExceedsMax, "limit exceeds maxLimit ("+strconv.Itoa(lim.MaxLimit)+"); it is never clamped", "limit")
 		}
 		req.Limit, req.Window = int(f), true
 	}

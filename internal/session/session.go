@@ -68,14 +68,14 @@ func (s *Session) Call(req []byte) (out []byte) {
 	op := "unknown"
 	defer func() {
 		if r := recover(); r != nil {
-			out = errorJSON(wire.Errorf(wire.CodeInternal, "", "internal error in operation "+strconv.Quote(op)+"; nothing was changed"))
+			out = errorJSON(wire.NewError(wire.CodeInternal, "internal error in operation "+strconv.Quote(op)+"; nothing was changed", ""))
 		}
 		s.ev.Op, s.ev.Snapshot, s.ev.BytesIn, s.ev.BytesOut = op, s.id, len(req), len(out)
 		s.audit.record(s.ev, out)
 		s.ev = wire.AuditEvent{}
 	}()
 	if len(req) > MaxRequestBytes {
-		return errorJSON(wire.Errorf(wire.CodeStateTooLarge, "", "the request exceeds "+strconv.Itoa(MaxRequestBytes)+" bytes"))
+		return errorJSON(wire.NewError(wire.CodeStateTooLarge, "the request exceeds "+strconv.Itoa(MaxRequestBytes)+" bytes", ""))
 	}
 	if c := &s.described; c.out != nil && c.snapshot == s.id && string(c.req) == string(req) {
 		// The same describe of the same snapshot: the same answer.
@@ -85,10 +85,10 @@ func (s *Session) Call(req []byte) (out []byte) {
 	}
 	v, err := jsonval.Parse(req)
 	if err != nil {
-		return errorJSON(wire.Errorf(wire.CodeInvalidRequest, "", "the request is not valid JSON: "+err.Error()))
+		return errorJSON(wire.NewError(wire.CodeInvalidRequest, "the request is not valid JSON: "+err.Error(), ""))
 	}
 	if v.Kind != jsonval.Object || v.Get("op") == nil || v.Get("op").Kind != jsonval.String {
-		return errorJSON(wire.Errorf(wire.CodeInvalidRequest, "op", "a request is a JSON object with a string \"op\""))
+		return errorJSON(wire.NewError(wire.CodeInvalidRequest, "a request is a JSON object with a string \"op\"", "op"))
 	}
 	op = v.Get("op").S
 	var resp []byte
@@ -111,7 +111,7 @@ func (s *Session) Call(req []byte) (out []byte) {
 			Limits: manifest.HardMax(), MaxState: MaxRequestBytes})
 	default:
 		op = "unknown"
-		e = wire.Errorf(wire.CodeInvalidRequest, "op", "unknown operation; ops are load, observe, describe, prepare, after, audit, version")
+		e = wire.NewError(wire.CodeInvalidRequest, "unknown operation; ops are load, observe, describe, prepare, after, audit, version", "op")
 	}
 	if e != nil {
 		return errorJSON(e)
@@ -144,7 +144,7 @@ func (s *Session) load(v *jsonval.Value) ([]byte, *wire.Error) {
 	}
 	m := v.Get("manifest")
 	if m == nil {
-		return nil, wire.Errorf(wire.CodeInvalidManifest, "manifest", "load needs a manifest")
+		return nil, wire.NewError(wire.CodeInvalidManifest, "load needs a manifest", "manifest")
 	}
 	plan, e := manifest.Compile(m)
 	if e != nil {
@@ -153,13 +153,13 @@ func (s *Session) load(v *jsonval.Value) ([]byte, *wire.Error) {
 	var key []byte
 	if k := v.Get("key"); k != nil {
 		if k.Kind != jsonval.String || len(k.S) < 16 || len(k.S) > 256 {
-			return nil, wire.Errorf(wire.CodeInvalidRequest, "key", "key must be a string of 16 to 256 bytes")
+			return nil, wire.NewError(wire.CodeInvalidRequest, "key must be a string of 16 to 256 bytes", "key")
 		}
 		key = []byte(k.S)
 	} else {
 		key = make([]byte, 32)
 		if s.random == nil || s.random(key) != nil {
-			return nil, wire.Errorf(wire.CodeInvalidRequest, "key", "this host has no randomness to draw a session key from: load needs a key")
+			return nil, wire.NewError(wire.CodeInvalidRequest, "this host has no randomness to draw a session key from: load needs a key", "key")
 		}
 	}
 	s.plan, s.reads, s.keyer, s.snap, s.id = plan, prune.FromReads(plan.Reads), expose.NewKeyer(key), nil, ""
@@ -169,7 +169,7 @@ func (s *Session) load(v *jsonval.Value) ([]byte, *wire.Error) {
 
 func (s *Session) observe(v *jsonval.Value) ([]byte, *wire.Error) {
 	if s.plan == nil {
-		return nil, wire.Errorf(wire.CodeNotLoaded, "", "load a manifest before observe")
+		return nil, wire.NewError(wire.CodeNotLoaded, "load a manifest before observe", "")
 	}
 	for _, k := range v.Keys {
 		if k != "op" && k != "state" && k != "patch" {
@@ -180,23 +180,23 @@ func (s *Session) observe(v *jsonval.Value) ([]byte, *wire.Error) {
 	var declared *jsonval.Value
 	switch {
 	case st != nil && ops != nil:
-		return nil, wire.Errorf(wire.CodeInvalidRequest, "patch", "observe takes a state or a patch, not both")
+		return nil, wire.NewError(wire.CodeInvalidRequest, "observe takes a state or a patch, not both", "patch")
 	case ops != nil:
 		if s.snap == nil {
-			return nil, wire.Errorf(wire.CodeInvalidState, "patch", "a patch needs a previous state: observe a full state first")
+			return nil, wire.NewError(wire.CodeInvalidState, "a patch needs a previous state: observe a full state first", "patch")
 		}
 		next, err := patch.ApplyDeclared(s.reads, s.snap.Root, ops)
 		if err != nil {
-			return nil, wire.Errorf(wire.CodeInvalidState, err.Param(), "the patch does not apply: "+err.Error()+"; the previous state stays in force")
+			return nil, wire.NewError(wire.CodeInvalidState, "the patch does not apply: "+err.Error()+"; the previous state stays in force", err.Param())
 		}
 		if next.Kind != jsonval.Object {
-			return nil, wire.Errorf(wire.CodeInvalidState, "patch", "the patch would make the state something other than an object")
+			return nil, wire.NewError(wire.CodeInvalidState, "the patch would make the state something other than an object", "patch")
 		}
 		declared = next
 	case st == nil:
-		return nil, wire.Errorf(wire.CodeInvalidState, "state", "observe needs a state or a patch")
+		return nil, wire.NewError(wire.CodeInvalidState, "observe needs a state or a patch", "state")
 	case st.Kind != jsonval.Object:
-		return nil, wire.Errorf(wire.CodeInvalidState, "state", "the state must be a JSON object")
+		return nil, wire.NewError(wire.CodeInvalidState, "the state must be a JSON object", "state")
 	default:
 		declared = s.reads.State(st)
 		if declared == nil {
@@ -222,10 +222,10 @@ func (s *Session) observe(v *jsonval.Value) ([]byte, *wire.Error) {
 
 func (s *Session) describe(v *jsonval.Value, raw []byte) ([]byte, *wire.Error) {
 	if s.plan == nil {
-		return nil, wire.Errorf(wire.CodeNotLoaded, "", "load a manifest before describe")
+		return nil, wire.NewError(wire.CodeNotLoaded, "load a manifest before describe", "")
 	}
 	if s.snap == nil {
-		return nil, wire.Errorf(wire.CodeNotLoaded, "", "observe a state before describe")
+		return nil, wire.NewError(wire.CodeNotLoaded, "observe a state before describe", "")
 	}
 	req, e := parseDescribe(v, &s.plan.Limits)
 	if e != nil {

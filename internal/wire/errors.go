@@ -78,8 +78,10 @@ type Error struct {
 // Error makes *Error a Go error.
 func (e *Error) Error() string { return e.Code + ": " + e.Message }
 
-// Errorf builds an *Error. It exists so that call sites read as one line.
-func Errorf(code, param, message string) *Error {
+// NewError builds an *Error from its code, its message and the parameter
+// or JSON Pointer it names ("" for none): the order of the bridge's
+// errorOf(code, message, param).
+func NewError(code, message, param string) *Error {
 	return &Error{Code: code, Message: message, Param: param}
 }
 

@@ -54,7 +54,7 @@ func DescribeRequest(params []byte) ([]byte, *Error) {
 		return []byte(`{"op":"describe"}`), nil
 	}
 	if body[0] != '{' {
-		return nil, Errorf(CodeInvalidRequest, "", "a describe request is a JSON object")
+		return nil, NewError(CodeInvalidRequest, "a describe request is a JSON object", "")
 	}
 	rest := bytes.TrimSpace(body[1:])
 	req := make([]byte, 0, len(body)+16)

@@ -54,12 +54,13 @@ type Options struct {
 // invalid_state; the messages never quote the sample.
 func FromJSON(sample []byte, opt Options) ([]byte, *wire.Error) {
 	if len(sample) > MaxSampleBytes {
-		return nil, wire.Errorf(wire.CodeStateTooLarge, "state", "the sample exceeds "+strconv.Itoa(MaxSampleBytes)+
-			" bytes; a few records of each kind are enough")
+		return nil, wire.NewError(wire.CodeStateTooLarge, "the sample exceeds "+strconv.Itoa(MaxSampleBytes)+
+			" bytes; a few records of each kind are enough", "state")
+
 	}
 	v, err := jsonval.Parse(sample)
 	if err != nil {
-		return nil, wire.Errorf(wire.CodeInvalidState, "state", "the sample is not valid JSON: "+err.Error())
+		return nil, wire.NewError(wire.CodeInvalidState, "the sample is not valid JSON: "+err.Error(), "state")
 	}
 	return Manifest(v, opt)
 }
@@ -74,7 +75,7 @@ func Manifest(sample *jsonval.Value, opt Options) ([]byte, *wire.Error) {
 	text := appendIndented(nil, m, "")
 	text = append(text, '\n')
 	if _, e := manifest.Parse(text); e != nil {
-		return nil, wire.Errorf(wire.CodeInternal, "", "the draft does not compile: "+e.Message)
+		return nil, wire.NewError(wire.CodeInternal, "the draft does not compile: "+e.Message, "")
 	}
 	return text, nil
 }
