@@ -201,7 +201,7 @@ func idKey(items []*jsonval.Value, name string) (key, why, reason string) {
 	var cands []cand
 	single := singular(strings.ToLower(name))
 	for _, k := range items[0].Keys {
-		ws := words(k)
+		ws := lint.Words(k)
 		if len(ws) == 0 {
 			continue
 		}
@@ -371,7 +371,7 @@ func (d *drafter) stateOrScope(k string, v *jsonval.Value, at jsonval.Pointer, p
 	if sensitiveName(k) || lint.ValueLooksLike(v).Any() {
 		return
 	}
-	name := camel(words(k))
+	name := camel(lint.Words(k))
 	if name == "" {
 		return
 	}
@@ -466,7 +466,7 @@ func (d *drafter) build(sample *jsonval.Value, opt Options) *jsonval.Value {
 		for i := range d.state {
 			s := &d.state[i]
 			if names[s.name] > 1 && s.key != "" {
-				s.name = camel(append(words(s.key), words(s.name)...))
+				s.name = camel(append(lint.Words(s.key), lint.Words(s.name)...))
 			}
 			keys = append(keys, s.name)
 			if hasWord(s.name, listingWords) {
@@ -538,7 +538,7 @@ func (d *drafter) build(sample *jsonval.Value, opt Options) *jsonval.Value {
 }
 
 func (d *drafter) regionID(name string) string {
-	id := strings.Join(words(name), "-")
+	id := strings.Join(lint.Words(name), "-")
 	if id == "" {
 		id = "records"
 	}
@@ -563,7 +563,7 @@ func allowedParams(q *jsonval.Value) (allow, left []string) {
 	for i, k := range q.Keys {
 		v := q.Vals[i]
 		if v.Kind == jsonval.Object || v.Kind == jsonval.Array || sensitiveName(k) || lint.ValueLooksLike(v).Any() ||
-			len([]rune(k)) > 128 || k == "" || camel(words(k)) == "" || strings.ContainsFunc(k, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+			len([]rune(k)) > 128 || k == "" || camel(lint.Words(k)) == "" || strings.ContainsFunc(k, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
 			left = append(left, strconv.Quote(k))
 			continue
 		}
@@ -751,32 +751,9 @@ func judge(f *field, records int) (expose string, content bool, why string, keep
 func fieldWords(p jsonval.Pointer) []string {
 	var ws []string
 	for _, t := range p {
-		ws = append(ws, words(t)...)
+		ws = append(ws, lint.Words(t)...)
 	}
 	return ws
-}
-
-// words splits a name at non-alphanumerics and lower-to-upper case changes,
-// lower-cased: "customerEMail_2" -> customer, e, mail, 2.
-func words(name string) []string {
-	var out []string
-	start := -1
-	for i := 0; i <= len(name); i++ {
-		c := byte(0)
-		if i < len(name) {
-			c = name[i]
-		}
-		alnum := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-		split := !alnum || (start >= 0 && c >= 'A' && c <= 'Z' && name[i-1] >= 'a' && name[i-1] <= 'z')
-		if split && start >= 0 {
-			out = append(out, strings.ToLower(name[start:i]))
-			start = -1
-		}
-		if alnum && start < 0 {
-			start = i
-		}
-	}
-	return out
 }
 
 // camel joins words in camelCase: customer, email -> customerEmail.
@@ -794,7 +771,7 @@ func camel(ws []string) string {
 
 // humanize turns a key into a description: openOrders -> "Open orders".
 func humanize(name string) string {
-	s := strings.Join(words(name), " ")
+	s := strings.Join(lint.Words(name), " ")
 	if s == "" {
 		return "Records"
 	}
@@ -803,12 +780,12 @@ func humanize(name string) string {
 
 // lastWordIn reports whether the last word of name is in list.
 func lastWordIn(name string, list []string) bool {
-	ws := words(name)
+	ws := lint.Words(name)
 	return len(ws) > 0 && contains(list, ws[len(ws)-1])
 }
 
 func hasWord(name string, list []string) bool {
-	for _, w := range words(name) {
+	for _, w := range lint.Words(name) {
 		if contains(list, w) {
 			return true
 		}

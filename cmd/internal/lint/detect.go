@@ -52,7 +52,7 @@ func nameKinds(name string) (hits [numKinds]bool) {
 		hits[kindCredential] = true
 	}
 	var joined strings.Builder
-	for _, w := range words(name) {
+	for _, w := range Words(name) {
 		if k, ok := nameWords[w]; ok {
 			hits[k] = true
 		}
@@ -67,9 +67,10 @@ func nameKinds(name string) (hits [numKinds]bool) {
 	return hits
 }
 
-// words splits a name at non-letters and at lower-to-upper case changes,
-// lower-cased: "customerEMail_2" -> customer, e, mail.
-func words(name string) []string {
+// Words splits a name at non-alphanumerics and at lower-to-upper case
+// changes, lower-cased: "customerEMail_2" -> customer, e, mail, 2. The
+// draft names its fields with the same words the detectors read.
+func Words(name string) []string {
 	var out []string
 	start := -1
 	for i := 0; i <= len(name); i++ {
