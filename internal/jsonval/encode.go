@@ -49,9 +49,12 @@ func Append(dst []byte, v *Value) []byte {
 // Marshal returns the canonical encoding of v.
 func Marshal(v *Value) []byte { return Append(nil, v) }
 
-// AppendString appends s as a JSON string. Control characters, U+2028 and
-// U+2029 are escaped so the output is safe to embed in JavaScript; invalid
-// UTF-8 becomes U+FFFD.
+// AppendString appends s as a JSON string, the one string escaping of
+// everything the module writes (the wire's writer uses it too). Escaped:
+// '"', '\\', control characters below U+0020 (\t, \n and \r by name, the
+// rest as \u00XX), U+2028 and U+2029 (JavaScript line terminators) as
+// \u2028 and \u2029, and each byte of invalid UTF-8 as \ufffd. Everything
+// else, '<', '>', '&' and U+007F included, is written as it is.
 func AppendString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	start := 0
@@ -82,7 +85,7 @@ func AppendString(dst []byte, s string) []byte {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && size == 1 {
 			dst = append(dst, s[start:i]...)
-			dst = append(dst, "\ufffd"...)
+			dst = append(dst, `\ufffd`...)
 			i++
 			start = i
 			continue

@@ -2,13 +2,15 @@
 // to one byte slice. It writes exactly what easyjson's jwriter wrote with
 // NoEscapeHTML, so responses stay byte-identical, without jwriter's pooled
 // buffers (which import net) and error formatting (which imports fmt, and
-// through it os, reflect and time). The escaping is adapted from jwriter
-// (MIT License, Mail.Ru Group; see THIRD_PARTY_NOTICES.md).
+// through it os, reflect and time). Strings are escaped by
+// jsonval.AppendString, the module's one string escaping, which matches
+// jwriter's (MIT License, Mail.Ru Group; see THIRD_PARTY_NOTICES.md).
 package jw
 
 import (
 	"strconv"
-	"unicode/utf8"
+
+	"github.com/pinholectx/pinhole/internal/jsonval"
 )
 
 // Writer accumulates JSON text. The zero value is ready to use.
@@ -55,55 +57,6 @@ func (w *Writer) Comma() {
 	}
 }
 
-const hex = "0123456789abcdef"
-
-// String appends s as a JSON string. Escaped: '"', '\\', and control
-// characters below U+0020 (\t, \n and \r by name, the rest as \u00XX);
-// U+2028 and U+2029 as \u2028 and \u2029 (JavaScript line terminators);
-// each byte of invalid UTF-8 becomes \ufffd. Everything else, '<', '>',
-// '&' and U+007F included, is written as it is.
-func (w *Writer) String(s string) {
-	b := append(w.buf, '"')
-	p := 0 // start of the run not yet appended
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			b = append(b, s[p:i]...)
-			switch c {
-			case '\t':
-				b = append(b, '\\', 't')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '"', '\\':
-				b = append(b, '\\', c)
-			default:
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-			}
-			i++
-			p = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b = append(b, s[p:i]...)
-			b = append(b, `\ufffd`...)
-		case r == '\u2028' || r == '\u2029':
-			b = append(b, s[p:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xf])
-		default:
-			i += size
-			continue
-		}
-		i += size
-		p = i
-	}
-	b = append(b, s[p:]...)
-	w.buf = append(b, '"')
-}
+// String appends s as a JSON string, escaped by jsonval.AppendString: the
+// module has one string escaping, whichever encoder writes.
+func (w *Writer) String(s string) { w.buf = jsonval.AppendString(w.buf, s) }
