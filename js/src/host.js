@@ -205,6 +205,23 @@ export class WorkerHost {
     await this.send({ t: "open" });
   }
 
+  /**
+   * breathe ends the current task, so the page can handle input and paint
+   * between two long steps of the bridge's own work (reading a large slice,
+   * serialising it); the module's work is in the worker already.
+   * @returns {Promise<void>}
+   */
+  breathe() {
+    return new Promise((ok) => {
+      const c = new MessageChannel();
+      c.port1.onmessage = () => {
+        c.port1.close();
+        ok(undefined);
+      };
+      c.port2.postMessage(null);
+    });
+  }
+
   /** @param {string} text */
   async call(text) {
     const bytes = encoder.encode(text);

@@ -86,9 +86,11 @@ export class Recovery {
    * @returns {Promise<string | null>}
    */
   async exchange(request) {
-    const text = JSON.stringify(request);
     const op = request.op;
     if (this.link.closed) return JSON.stringify(errorOf("not_loaded", "the bridge was disposed"));
+    // A whole slice: let the page breathe between reading it and serialising it (a worker host yields a task).
+    if (op === "observe" && "state" in request) await this.link.host.breathe?.();
+    const text = JSON.stringify(request);
     try {
       return await this.link.raw(text);
     } catch (err) {

@@ -49,10 +49,14 @@ export interface ModuleHost {
   call(request: string): Promise<string>;
   /** Drop the instance (and the worker). */
   close(): void;
+  /** End the current task before a large request, where that helps the page (a worker host). */
+  breathe?(): Promise<void>;
 }
 
 /** The module instance and the snapshot numbering agents see. */
 export interface ModuleLink {
+  /** Where the instance runs. */
+  readonly host: ModuleHost;
   /** The current instance as its host shows it; null once closed. */
   readonly instance: unknown;
   readonly closed: boolean;
