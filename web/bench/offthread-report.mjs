@@ -33,7 +33,7 @@ export function offthreadSection(build) {
     lines.push(row(`${host}: createPinhole → first describe`, h.start));
     lines.push(row(`${host}: 10,000-order cold sync → describe`, h.coldSync10k));
   }
-  if (r.demo) lines.push(row(`the demo (${r.demo.host}): 10,000-order switch, click → describe, with the app's own generation and render`, r.demo.switch10k));
+  if (r.demo) lines.push(row(`the demo (${r.demo.host}): 10,000-order switch, click → describe: one task holds the app generating and rendering the orders and the bridge reading the slice`, r.demo.switch10k));
   const total = (/** @type {string} */ host, /** @type {"blockingMs" | "longTaskMs"} */ k) =>
     r.hosts?.[host] ? +(r.hosts[host].start[k].median + r.hosts[host].coldSync10k[k].median).toFixed(1) : NaN;
   const wb = total("worker", "blockingMs");
