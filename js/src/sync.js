@@ -52,10 +52,14 @@ export class Sync {
     this.unsubscribe = undefined;
   }
 
-  /** start observes the whole slice once and follows the store from then on. */
+  /**
+   * start follows the store and observes the whole slice once. It
+   * subscribes first: a change made while that observe is on its way to the
+   * module (in a worker, a round trip) is synced after it.
+   */
   async start() {
-    await this.caller.serial((held) => this.sync(held, true));
     this.unsubscribe = this.store.subscribe(() => this.onStoreChange(), () => this.track());
+    await this.caller.serial((held) => this.sync(held, true));
   }
 
   /** stop unsubscribes from the store and from every listener. */

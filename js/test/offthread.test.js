@@ -115,6 +115,25 @@ test("worker-hosted answers are the in-thread answers, byte for byte; request bu
   w.p.dispose();
 });
 
+test("a store change made while the first observe is in the worker is synced", async () => {
+  const store = plainStore(ordersState());
+  let changed = false;
+  const p = await createPinhole({
+    wasm: pathToFileURL(WASM), manifest: MANIFEST, store, key: KEY, host: "worker",
+    trace: (dir, text) => {
+      if (dir === "in" && !changed && text.startsWith('{"op":"observe"')) {
+        changed = true;
+        queueMicrotask(() => store.setState((s) => setStatus(s, 4, "Delivered")));
+      }
+    },
+  });
+  await settle();
+  assert.ok(changed);
+  const d = /** @type {any} */ (await p.describe({ record: ["SO-1005"] }));
+  assert.equal(d.context.records[0].fields.status, "Delivered");
+  p.dispose();
+});
+
 test("a trap inside the worker is recovered in the same worker; a failed worker is replaced by a new one", async () => {
   const { p, store, audit } = await bridge("worker");
   const before = /** @type {any} */ (await p.describe({ record: ["SO-1001"] }));
