@@ -184,3 +184,14 @@ test("in Node the default host is this thread", async () => {
   assert.equal(p.host, "main");
   p.dispose();
 });
+
+test("dispose terminates the worker; a call in flight answers not_loaded", async () => {
+  const { p } = await bridge("worker");
+  const w = p[internals].instance.worker;
+  const pending = p.describe();
+  p.dispose();
+  const d = /** @type {any} */ (await pending);
+  assert.equal(d.error.code, "not_loaded");
+  assert.equal(w.terminated, true);
+  assert.equal(p[internals].instance, null);
+});
