@@ -44,7 +44,8 @@ export async function build({ quiet = false } = {}) {
   };
   await esbuild.build({
     ...common,
-    entryPoints: { app: "src/main.js", vectors: "src/vectors.js", probe: "src/probe.js" },
+    // worker: the bridge hosts the module in it, found next to app.js.
+    entryPoints: { app: "src/main.js", vectors: "src/vectors.js", probe: "src/probe.js", worker: "@pinholectx/pinhole/worker.js" },
     outdir: out, absWorkingDir: here,
   });
   await esbuild.build({

@@ -54,16 +54,19 @@ export class Audit {
     this.emit({ source: "bridge", kind: "boundary", rule, path });
   }
 
-  /** drain reports the suppressed-warning count and the module's queued events. */
-  drain() {
-    if (!this.sink || !this.link.instance) return;
+  /**
+   * drain reports the suppressed-warning count and the module's queued events.
+   * @returns {Promise<void>}
+   */
+  async drain() {
+    if (!this.sink || this.link.closed) return;
     if (this.suppressed) {
       this.emit({ source: "bridge", kind: "boundary_suppressed", count: this.suppressed });
       this.suppressed = 0;
     }
     let resp;
     try {
-      resp = this.link.parse("audit", this.link.request({ op: "audit" }));
+      resp = await this.link.exclusive(async () => this.link.parse("audit", await this.link.request({ op: "audit" })));
     } catch {
       return;
     }

@@ -67,9 +67,9 @@ export class Agent {
   /**
    * refuseDescribe answers why a describe request is refused before the module sees it, or null.
    * @param {DescribeRequest | undefined} request
-   * @returns {PinholeError | null}
+   * @returns {Promise<PinholeError | null>}
    */
-  refuseDescribe(request) {
+  async refuseDescribe(request) {
     if (this.closed()) return errorOf("not_loaded", "the bridge was disposed");
     if (request !== undefined && (request === null || typeof request !== "object" || Array.isArray(request))) {
       return errorOf("invalid_request", "a describe request is an object", "request");
@@ -77,31 +77,31 @@ export class Agent {
     if (request && Object.hasOwn(request, "op")) {
       return errorOf("invalid_request", "a describe request has no op parameter", "op");
     }
-    this.sync.flush();
+    await this.sync.flush();
     return this.sync.error;
   }
 
   /**
    * @param {DescribeRequest} [request]
-   * @returns {string} the describe answer as text
+   * @returns {Promise<string>} the describe answer as text
    */
-  describeText(request) {
-    const refused = this.refuseDescribe(request);
+  async describeText(request) {
+    const refused = await this.refuseDescribe(request);
     if (refused) return JSON.stringify(refused);
-    const out = this.caller.sendText({ op: "describe", ...request });
-    this.audit.drain();
+    const out = await this.caller.sendText({ op: "describe", ...request });
+    await this.audit.drain();
     return out;
   }
 
   /**
    * @param {DescribeRequest} [request]
-   * @returns {any} the describe answer
+   * @returns {Promise<any>} the describe answer
    */
-  describe(request) {
-    const refused = this.refuseDescribe(request);
+  async describe(request) {
+    const refused = await this.refuseDescribe(request);
     if (refused) return refused;
-    const out = this.caller.send({ op: "describe", ...request });
-    this.audit.drain();
+    const out = await this.caller.send({ op: "describe", ...request });
+    await this.audit.drain();
     return out;
   }
 
@@ -116,7 +116,7 @@ export class Agent {
     }
     const bad = request.input === undefined ? null : prototypeKey(request.input);
     if (bad !== null) return prototypeKeyError(bad);
-    this.sync.flush();
+    await this.sync.flush();
     if (this.sync.error) return this.sync.error;
     const since = request.snapshot === undefined ? undefined : this.caller.internal(request.snapshot);
     if (since === null) {
@@ -127,9 +127,9 @@ export class Agent {
     if (request.record !== undefined) prep.record = request.record;
     if (request.input !== undefined) prep.input = request.input;
     if (since !== undefined) prep.snapshot = since;
-    const prepared = this.caller.send(prep);
+    const prepared = await this.caller.send(prep);
     if ("error" in prepared) {
-      this.audit.drain();
+      await this.audit.drain();
       return prepared;
     }
     const handler = this.actions[request.capability];
@@ -157,14 +157,14 @@ export class Agent {
     }
     if (this.closed()) return errorOf("not_loaded", "the bridge was disposed");
     this.sync.touch();
-    this.sync.flush();
+    await this.sync.flush();
     const snapshot = this.sync.snapshot;
     if (this.sync.error || since === undefined || this.caller.internal(request.snapshot) === null) {
-      this.audit.drain();
+      await this.audit.drain();
       return { ok: true, snapshot };
     }
-    const after = this.caller.send({ op: "after", since });
-    this.audit.drain();
+    const after = await this.caller.send({ op: "after", since });
+    await this.audit.drain();
     if (after === null || "error" in after) return { ok: true, snapshot };
     return { ok: true, snapshot, after };
   }

@@ -5,9 +5,11 @@
 // This entry point depends on no framework; store adapters live in
 // ./adapters, the agent hand-offs in ./webmcp.js and ./extension.js. The
 // bridge itself is a few rooms wired here (rooms.ts says what each holds):
-// link.js, recovery.js, sync.js, audit.js and execute.js.
+// link.js, recovery.js, sync.js, audit.js and execute.js. Where the module
+// runs (this thread or a Web Worker) is host.js's business.
 import { compileModule, Instance } from "./module.js";
 import { defaultWasm } from "./location.js";
+import { MainHost, WorkerHost, defaultHost } from "./host.js";
 import { Link } from "./link.js";
 import { Audit } from "./audit.js";
 import { Recovery } from "./recovery.js";
@@ -58,7 +60,7 @@ export { DEFAULT_MAX_PATCH_OPS } from "./sync.js";
  */
 
 const OPTION_KEYS = new Set(["wasm", "manifest", "store", "actions", "key", "onAudit", "onActionError",
-  "coalesce", "maxPatchOps", "trace", "stderr"]);
+  "coalesce", "maxPatchOps", "trace", "stderr", "host", "worker"]);
 
 /**
  * createModuleInstance compiles (when needed) and starts one bare module
@@ -89,8 +91,37 @@ export async function createPinhole(options) {
   if (options.coalesce !== undefined && options.coalesce !== "microtask" && options.coalesce !== "frame") {
     throw new TypeError('createPinhole: coalesce is "microtask" or "frame"');
   }
-  const module = options.wasm !== undefined ? await compileModule(options.wasm) : await compilePackaged();
-  return new Bridge(module, options);
+  if (options.host !== undefined && options.host !== "worker" && options.host !== "main") {
+    throw new TypeError('createPinhole: host is "worker" or "main"');
+  }
+  const host = await startHost(options);
+  try {
+    return await Bridge.start(host, options);
+  } catch (err) {
+    host.close();
+    throw err;
+  }
+}
+
+/**
+ * startHost starts where the module runs: a Web Worker by default in a page
+ * (this thread when the worker script cannot be loaded and `host` was not
+ * asked for), this thread elsewhere or with host: "main".
+ * @param {PinholeOptions} o
+ * @returns {Promise<MainHost | WorkerHost>}
+ */
+async function startHost(o) {
+  const io = o.stderr ? { stderr: o.stderr } : undefined;
+  if ((o.host ?? defaultHost()) === "worker") {
+    try {
+      return await WorkerHost.start(o.wasm, { stderr: o.stderr, worker: o.worker, defaultWasm });
+    } catch (err) {
+      // Only a worker that cannot start falls back; a module that does not compile fails here as it would in-thread.
+      if (o.host === "worker" || /** @type {any} */ (err)?.name !== "WorkerError") throw err;
+    }
+  }
+  const module = o.wasm !== undefined ? await compileModule(o.wasm) : await compilePackaged();
+  return new MainHost(module, io);
 }
 
 /**
@@ -100,18 +131,35 @@ export async function createPinhole(options) {
  * @implements {AgentSurface}
  */
 class Bridge {
-  /** @param {WebAssembly.Module} module @param {PinholeOptions} o */
-  constructor(module, o) {
-    this.disposed = false;
-    /** @type {Set<{dispose(): void}>} */
-    this.handles = new Set();
-    this.link = new Link(module, {
+  /**
+   * start loads the manifest, observes the store and follows it.
+   * @param {MainHost | WorkerHost} host @param {PinholeOptions} o
+   */
+  static async start(host, o) {
+    const link = new Link(host, {
       manifestText: typeof o.manifest === "string" ? o.manifest : JSON.stringify(o.manifest),
       key: o.key ?? randomKey(),
       trace: o.trace,
       stderr: o.stderr,
     });
-    const loaded = this.link.open();
+    const loaded = await link.exclusive(() => link.open());
+    const b = new Bridge(link, loaded, o);
+    await b.sync.start();
+    await b.audit.drain();
+    return b;
+  }
+
+  /**
+   * @param {Link} link @param {import('./rooms.js').LoadAnswer} loaded
+   * @param {PinholeOptions} o
+   */
+  constructor(link, loaded, o) {
+    this.disposed = false;
+    /** @type {Set<{dispose(): void}>} */
+    this.handles = new Set();
+    this.link = link;
+    /** Where the module runs: "worker" or "main". */
+    this.host = link.host.kind;
     /** The bounds of the loaded manifest. @type {Limits} */
     this.limits = loaded.limits;
     this.audit = new Audit(o.onAudit, this.link);
@@ -125,13 +173,11 @@ class Bridge {
       sync: this.sync, caller: this.recovery, audit: this.audit,
       actions: o.actions, onActionError: o.onActionError, closed: () => this.disposed,
     });
-    this.sync.start();
-    this.audit.drain();
   }
 
   /** flush syncs now when the store changed since the last sync. */
-  flush() {
-    if (!this.disposed) this.sync.flush();
+  async flush() {
+    if (!this.disposed) await this.sync.flush();
   }
 
   /** @param {DescribeRequest} [request] */
@@ -223,6 +269,6 @@ function randomKey() {
 export const internals = Symbol.for("pinhole.internals");
 Object.defineProperty(Bridge.prototype, internals, {
   get() {
-    return { instance: this.link.instance, slice: () => this.sync.prevOut };
+    return { instance: this.link.instance, host: this.link.host.kind, slice: () => this.sync.prevOut };
   },
 });

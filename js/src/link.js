@@ -3,7 +3,9 @@
 // whose own numbering starts again at s1; the link keeps the ids agents see
 // increasing by adding an offset. Answers are parsed and their snapshot
 // fields rewritten by name (SNAPSHOT_FIELDS), never by matching text.
-import { Instance } from "./module.js";
+// Where the instance runs is the host's business (host.js: this thread or a
+// Web Worker); every call is asynchronous, and the link's lane runs one
+// piece of work with the module at a time.
 import { errorOf, PinholeSetupError } from "./errors.js";
 
 /** @typedef {import('./rooms.js').LoadAnswer} LoadAnswer */
@@ -33,33 +35,48 @@ const isObj = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
  * @implements {ModuleLink}
  */
 export class Link {
-  /** @param {WebAssembly.Module} module @param {LinkOptions} o */
-  constructor(module, o) {
-    this.module = module;
+  /** @param {import('./rooms.js').ModuleHost} host @param {LinkOptions} o */
+  constructor(host, o) {
+    this.host = host;
     this.o = o;
-    /** @type {Instance | null} */
-    this.inst = null;
+    this.closed = false;
+    /** Settles when the work queued so far is done. @type {Promise<unknown>} */
+    this.lane = Promise.resolve();
     /** Snapshot numbers handed out by instances that trapped. */
     this.seqOffset = 0;
     /** The highest snapshot number the current instance handed out. */
     this.maxSeq = 0;
   }
 
-  /** The current instance, null once closed. */
+  /** The current instance (as its host shows it), null once closed. */
   get instance() {
-    return this.inst;
+    return this.closed ? null : this.host.instance;
+  }
+
+  /**
+   * exclusive runs fn once the work queued before it is done, and keeps
+   * later work waiting until fn is done: a slice read, its patch sent and
+   * its answer recorded are one step, never interleaved with another.
+   * @template T
+   * @param {() => T | Promise<T>} fn
+   * @returns {Promise<T>}
+   */
+  exclusive(fn) {
+    const run = this.lane.then(fn);
+    this.lane = run.catch(() => {});
+    return run;
   }
 
   /**
    * open starts a new instance and loads the manifest with the session's
    * key. The current numbering is kept (the instance it replaces handed out
    * no ids, or restart accounted for them).
-   * @returns {LoadAnswer}
+   * @returns {Promise<LoadAnswer>}
    */
-  open() {
-    const io = this.o.stderr ? { stderr: this.o.stderr } : undefined;
-    this.inst = new Instance(this.module, io);
-    const loaded = JSON.parse(this.raw(`{"op":"load","manifest":${this.o.manifestText},"key":${JSON.stringify(this.o.key)}}`));
+  async open() {
+    if (this.closed) throw new Error("the module link is closed");
+    await this.host.open();
+    const loaded = JSON.parse(await this.raw(`{"op":"load","manifest":${this.o.manifestText},"key":${JSON.stringify(this.o.key)}}`));
     if (!isObj(loaded)) throw new PinholeSetupError(errorOf("internal_error", "the module's answer to load is not an object"));
     if ("error" in loaded) throw new PinholeSetupError(/** @type {any} */ (loaded));
     return /** @type {LoadAnswer} */ (loaded);
@@ -73,19 +90,20 @@ export class Link {
   }
 
   close() {
-    this.inst = null;
+    this.closed = true;
+    this.host.close();
   }
 
   /**
    * raw sends one request text to the current instance. A trap propagates.
    * @param {string} text
-   * @returns {string}
+   * @returns {Promise<string>}
    */
-  raw(text) {
-    if (!this.inst) throw new Error("the module link is closed");
+  async raw(text) {
+    if (this.closed) throw new Error("the module link is closed");
     const t = this.o.trace;
     if (t) t("in", text);
-    const out = this.inst.call(text);
+    const out = await this.host.call(text);
     if (t) t("out", out);
     return out;
   }
@@ -93,6 +111,7 @@ export class Link {
   /**
    * request sends one request object. A trap propagates.
    * @param {Record<string, unknown>} request
+   * @returns {Promise<string>}
    */
   request(request) {
     return this.raw(JSON.stringify(request));

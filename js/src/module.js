@@ -71,6 +71,27 @@ export class Instance {
    * @returns {string}
    */
   call(request) {
+    return this.exchange(request, (view) => decoder.decode(view));
+  }
+
+  /**
+   * callBytes is call answering the response's UTF-8 bytes, copied out of
+   * the module's memory into a buffer of their own (one that can be
+   * transferred to another thread).
+   * @param {string | Uint8Array} request
+   * @returns {Uint8Array}
+   */
+  callBytes(request) {
+    return this.exchange(request, (view) => view.slice());
+  }
+
+  /**
+   * @template T
+   * @param {string | Uint8Array} request
+   * @param {(response: Uint8Array) => T} read reads the response in place
+   * @returns {T}
+   */
+  exchange(request, read) {
     if (this.broken) throw new Error("the module instance trapped earlier and cannot be used");
     const ex = this.exports;
     const req = typeof request === "string" ? encoder.encode(request) : request;
@@ -80,7 +101,7 @@ export class Instance {
       const packed = BigInt.asUintN(64, ex.pinhole_call(ptr, req.length));
       const rptr = Number(packed >> 32n);
       const rlen = Number(packed & 0xffffffffn);
-      const out = decoder.decode(new Uint8Array(ex.memory.buffer, rptr, rlen));
+      const out = read(new Uint8Array(ex.memory.buffer, rptr, rlen));
       ex.pinhole_free(ptr);
       return out;
     } catch (err) {

@@ -55,7 +55,10 @@ export function parsePointer(p) {
  * @param {string | number} t
  */
 export function escapeToken(t) {
-  return String(t).replace(/~/g, "~0").replace(/\//g, "~1");
+  const s = String(t);
+  // Most keys need no escape: skip the two replacements (a cold sync builds a path per declared key).
+  if (s.indexOf("~") < 0 && s.indexOf("/") < 0) return s;
+  return s.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
 /**

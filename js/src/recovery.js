@@ -33,22 +33,46 @@ export class Recovery {
    * An observe is not repeated after a recovery (recovery itself observed
    * the store): then the answer is null.
    * @param {Record<string, unknown> & {op: string}} request
-   * @returns {any}
+   * @returns {Promise<any>}
    */
   send(request) {
-    const text = this.exchange(request);
-    return text === null ? null : this.link.parse(request.op, text);
+    return this.link.exclusive(() => this.held.send(request));
   }
 
   /**
    * sendText is send answering text: the module's bytes, with snapshot ids
    * as agents see them.
    * @param {Record<string, unknown> & {op: string}} request
-   * @returns {string}
+   * @returns {Promise<string>}
    */
   sendText(request) {
-    const text = this.exchange(request);
-    return text === null ? JSON.stringify(errorOf("internal_error", "the module restarted")) : this.link.text(request.op, text);
+    return this.link.exclusive(async () => {
+      const text = await this.exchange(request);
+      return text === null ? JSON.stringify(errorOf("internal_error", "the module restarted")) : this.link.text(request.op, text);
+    });
+  }
+
+  /**
+   * serial runs fn alone with the module: nothing else is sent until it is
+   * done. fn sends through the caller it is given (send on this caller
+   * would wait for fn itself).
+   * @template T
+   * @param {(held: {send(request: Record<string, unknown> & {op: string}): Promise<any>}) => T | Promise<T>} fn
+   * @returns {Promise<T>}
+   */
+  serial(fn) {
+    return this.link.exclusive(() => fn(this.held));
+  }
+
+  /** The sender used while the lane is held. */
+  get held() {
+    return {
+      /** @param {Record<string, unknown> & {op: string}} request */
+      send: async (request) => {
+        const text = await this.exchange(request);
+        return text === null ? null : this.link.parse(request.op, text);
+      },
+    };
   }
 
   /** @param {string} id */
@@ -57,19 +81,24 @@ export class Recovery {
   }
 
   /**
+   * exchange sends one request with the lane held.
    * @param {Record<string, unknown> & {op: string}} request
-   * @returns {string | null}
+   * @returns {Promise<string | null>}
    */
-  exchange(request) {
-    const text = JSON.stringify(request);
+  async exchange(request) {
     const op = request.op;
+    if (this.link.closed) return JSON.stringify(errorOf("not_loaded", "the bridge was disposed"));
+    // A whole slice: let the page breathe between reading it and serialising it (a worker host yields a task).
+    if (op === "observe" && "state" in request) await this.link.host.breathe?.();
+    const text = JSON.stringify(request);
     try {
-      return this.link.raw(text);
+      return await this.link.raw(text);
     } catch (err) {
-      this.recover(err, op);
+      if (this.link.closed) return JSON.stringify(errorOf("not_loaded", "the bridge was disposed"));
+      await this.recover(err, op);
       if (op === "observe") return null;
       try {
-        return this.link.raw(text);
+        return await this.link.raw(text);
       } catch {
         return JSON.stringify(errorOf("internal_error", `the module failed twice during ${op}; the next call starts a new instance`));
       }
@@ -80,17 +109,21 @@ export class Recovery {
    * recover replaces a trapped instance and restores the state.
    * @param {unknown} cause @param {string} op
    */
-  recover(cause, op) {
-    this.link.restart();
+  async recover(cause, op) {
+    try {
+      await this.link.restart();
+    } catch {
+      // The new instance failed at once: the next call tries again.
+    }
     const src = this.source;
     /** @type {"store" | "last_good"} */
     let from = "store";
     let state = src ? src.currentSlice() : undefined;
-    let resp = state ? this.tryObserve(state) : null;
+    let resp = state ? await this.tryObserve(state) : null;
     if (!resp || "error" in resp) {
       from = "last_good";
       state = src ? src.lastGood() : {};
-      resp = this.tryObserve(state) ?? errorOf("internal_error", "the restored state could not be observed");
+      resp = (await this.tryObserve(state)) ?? errorOf("internal_error", "the restored state could not be observed");
     }
     if (src && !("error" in resp)) src.accepted(/** @type {Record<string, any>} */ (state), resp);
     this.audit.emit({ source: "bridge", kind: "recovered", op, cause: cause instanceof Error ? cause.name : "unknown", restoredFrom: from });
@@ -101,11 +134,15 @@ export class Recovery {
    * starts yet another instance and answers null.
    * @param {Record<string, any>} state
    */
-  tryObserve(state) {
+  async tryObserve(state) {
     try {
-      return this.link.parse("observe", this.link.request({ op: "observe", state }));
+      return this.link.parse("observe", await this.link.request({ op: "observe", state }));
     } catch {
-      this.link.open();
+      try {
+        await this.link.open();
+      } catch {
+        // The next call tries again.
+      }
       return null;
     }
   }

@@ -1,8 +1,11 @@
 // The bridge's rooms and the interfaces between them (not part of the
 // package's public API). createPinhole (index.js) wires them:
 //
+//   Host (host.js)          where the instance runs: this thread or a Web
+//                           Worker (worker.js)
 //   Link (link.js)          the module instance, the load request, snapshot
-//                           ids as agents see them across restarts
+//                           ids as agents see them across restarts, one
+//                           piece of work with the module at a time
 //   Recovery (recovery.js)  a trapped instance replaced, its state restored
 //   Sync (sync.js)          the store followed: slices, patches, coalescing
 //   Audit (audit.js)        the bridge's events and the module's queue
@@ -35,20 +38,40 @@ export interface LinkOptions {
 /** A request to the module: an op and its parameters. */
 export type ModuleRequest = Record<string, unknown> & { op: string };
 
+/** Where the module runs (host.js): calls are asynchronous, a trap rejects. */
+export interface ModuleHost {
+  readonly kind: "main" | "worker";
+  /** The instance as tests see it (in a worker: the worker), or null. */
+  readonly instance: unknown;
+  /** Start a new instance, dropping the current one. */
+  open(): Promise<void>;
+  /** One request text in, the response text out. */
+  call(request: string): Promise<string>;
+  /** Drop the instance (and the worker). */
+  close(): void;
+  /** End the current task before a large request, where that helps the page (a worker host). */
+  breathe?(): Promise<void>;
+}
+
 /** The module instance and the snapshot numbering agents see. */
 export interface ModuleLink {
-  /** The current instance; null once closed. */
-  readonly instance: { call(request: string): string } | null;
+  /** Where the instance runs. */
+  readonly host: ModuleHost;
+  /** The current instance as its host shows it; null once closed. */
+  readonly instance: unknown;
+  readonly closed: boolean;
+  /** Run fn when the work queued before it is done; later work waits for fn. */
+  exclusive<T>(fn: () => T | Promise<T>): Promise<T>;
   /** Start a new instance and load the manifest; throws PinholeSetupError. */
-  open(): LoadAnswer;
+  open(): Promise<LoadAnswer>;
   /** Replace a trapped instance: new numbering epoch, then open. */
-  restart(): LoadAnswer;
+  restart(): Promise<LoadAnswer>;
   /** Drop the instance. */
   close(): void;
-  /** Send request text; a trap throws. */
-  raw(text: string): string;
-  /** Send a request object; a trap throws. */
-  request(request: ModuleRequest): string;
+  /** Send request text; a trap rejects. The caller holds the lane. */
+  raw(text: string): Promise<string>;
+  /** Send a request object; a trap rejects. The caller holds the lane. */
+  request(request: ModuleRequest): Promise<string>;
   /** Parse the answer to op, its snapshot ids as agents see them. */
   parse(op: string, text: string): any;
   /** The answer to op as text, its snapshot ids as agents see them. */
@@ -59,12 +82,20 @@ export interface ModuleLink {
   internal(id: string): string | null;
 }
 
+/** Sends with the module's lane held (inside ModuleCaller.serial). */
+export interface HeldCaller {
+  /** The parsed answer; null for an observe during which the module restarted. */
+  send(request: ModuleRequest): Promise<any>;
+}
+
 /** Requests that survive a trap (Recovery). */
 export interface ModuleCaller {
   /** The parsed answer; null for an observe during which the module restarted. */
-  send(request: ModuleRequest): any;
+  send(request: ModuleRequest): Promise<any>;
   /** The answer as text. */
-  sendText(request: ModuleRequest): string;
+  sendText(request: ModuleRequest): Promise<string>;
+  /** Run fn alone with the module, sending through held. */
+  serial<T>(fn: (held: HeldCaller) => T | Promise<T>): Promise<T>;
   /** An id agents saw → the module's id, or null when it predates a restart. */
   internal(id: string): string | null;
 }
@@ -85,7 +116,7 @@ export interface AuditRoom {
   /** A value left out at the boundary (deduplicated, bounded). */
   warn(rule: string, path: string): void;
   /** Hand on the module's queued events. */
-  drain(): void;
+  drain(): Promise<void>;
 }
 
 /** What a Sync is made with. */
@@ -105,13 +136,13 @@ export interface SyncRoom {
   /** Why the module does not hold the store's slice now, or null. */
   readonly error: PinholeError | null;
   /** Observe once and follow the store. */
-  start(): void;
+  start(): Promise<void>;
   /** Stop following the store; drop listeners. */
   stop(): void;
   /** Mark the store changed. */
   touch(): void;
-  /** Sync now if the store changed. */
-  flush(): void;
+  /** Sync now if the store changed; settles when the module holds the slice. */
+  flush(): Promise<void>;
   subscribe(listener: (event: SnapshotEvent) => void): () => void;
 }
 
@@ -128,7 +159,7 @@ export interface AgentOptions {
 
 /** The agent's calls. */
 export interface AgentRoom {
-  describeText(request?: DescribeRequest): string;
-  describe(request?: DescribeRequest): any;
+  describeText(request?: DescribeRequest): Promise<string>;
+  describe(request?: DescribeRequest): Promise<any>;
   execute(request: ExecuteRequest): Promise<ExecuteResult | PinholeError>;
 }

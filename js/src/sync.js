@@ -52,10 +52,14 @@ export class Sync {
     this.unsubscribe = undefined;
   }
 
-  /** start observes the whole slice once and follows the store from then on. */
-  start() {
-    this.sync(true);
+  /**
+   * start follows the store and observes the whole slice once. It
+   * subscribes first: a change made while that observe is on its way to the
+   * module (in a worker, a round trip) is synced after it.
+   */
+  async start() {
     this.unsubscribe = this.store.subscribe(() => this.onStoreChange(), () => this.track());
+    await this.caller.serial((held) => this.sync(held, true));
   }
 
   /** stop unsubscribes from the store and from every listener. */
@@ -105,10 +109,10 @@ export class Sync {
     }
   }
 
-  safeSync() {
+  async safeSync() {
     try {
-      if (!this.stopped && this.dirty) this.sync(false);
-      this.audit.drain();
+      await this.flush();
+      await this.audit.drain();
     } catch {
       this.error = errorOf("internal_error", "the bridge could not sync the store");
       this.audit.emit({ source: "bridge", kind: "sync_error", code: "internal_error", path: "" });
@@ -120,17 +124,22 @@ export class Sync {
     this.dirty = true;
   }
 
-  /** flush syncs now when the store changed since the last sync. */
+  /**
+   * flush syncs now when the store changed since the last sync; it settles
+   * once the module holds the store's slice (or the sync failed).
+   * @returns {Promise<void>}
+   */
   flush() {
-    if (!this.stopped && this.dirty) this.sync(false);
+    return this.caller.serial((held) => (!this.stopped && this.dirty ? this.sync(held, false) : undefined));
   }
 
   /**
    * sync reads the declared slice and hands the module a patch, or the
-   * whole slice when it must.
+   * whole slice when it must. The caller holds the module's lane.
+   * @param {{send(request: Record<string, unknown> & {op: string}): Promise<any>}} held
    * @param {boolean} full
    */
-  sync(full) {
+  async sync(held, full) {
     this.dirty = false;
     let raw;
     /** @type {Record<string, any>} */
@@ -154,7 +163,7 @@ export class Sync {
         return;
       }
       if (ops && !this.patchUnsupported) {
-        resp = this.caller.send({ op: "observe", patch: ops });
+        resp = await held.send({ op: "observe", patch: ops });
         if (resp === null) return; // recovered: the module holds the store's slice
         if ("error" in resp) {
           if (resp.error.code === "invalid_request") this.patchUnsupported = true;
@@ -163,7 +172,7 @@ export class Sync {
       }
     }
     if (!resp) {
-      resp = this.caller.send({ op: "observe", state: out });
+      resp = await held.send({ op: "observe", state: out });
       if (resp === null) return;
     }
     if ("error" in resp) {

@@ -224,6 +224,14 @@ export interface PinholeOptions<S = unknown> {
   trace?: (direction: "in" | "out", text: string) => void;
   /** Where the module's stderr goes (dropped by default). */
   stderr?: (text: string) => void;
+  /** Where the module runs: "worker", a dedicated Web Worker (the default
+   * in a page; this thread when the worker script cannot be loaded and
+   * host was not given), or "main", this thread (the default elsewhere:
+   * Node, workers, extension service workers). */
+  host?: "worker" | "main";
+  /** The worker script (host "worker"): the package's src/worker.js as
+   * bundled for the page; by default located like pinhole.wasm. */
+  worker?: string | URL;
 }
 
 /** What subscribe listeners receive when the snapshot changes. */
@@ -242,8 +250,11 @@ export interface Pinhole {
   execute(request: ExecuteRequest): Promise<ExecuteResult | PinholeError>;
   /** Called after every snapshot change; returns its unsubscribe. */
   subscribe(listener: (event: SnapshotEvent) => void): () => void;
-  /** Sync now instead of waiting for the coalesced update. */
-  flush(): void;
+  /** Sync now instead of waiting for the coalesced update; settles when
+   * the module holds the store's slice. */
+  flush(): Promise<void>;
+  /** Where the module runs: "worker" or "main". */
+  readonly host: "worker" | "main";
   /** Register WebMCP tools for the context and capabilities. Never throws:
    * without a modelContext the handle says exposed: false and why. */
   exposeWebMCP(options?: WebMCPOptions): WebMCPHandle;

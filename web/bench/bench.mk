@@ -15,10 +15,15 @@
 #   make test-tasks      three of those tasks with both agents must succeed
 #                        (part of make test; no figure is asserted)
 
-BENCH_TARGETS += bench-tasks bench-compare
+#   make bench-offthread main-thread blocking in Chromium (Long Tasks API), the
+#                        module in-thread against worker-hosted: createPinhole to
+#                        the first describe, a 10,000-order cold sync, and the
+#                        demo's 10,000-order switch; writes build/bench-offthread.json
+
+BENCH_TARGETS += bench-offthread bench-tasks bench-compare
 TEST_TARGETS += test-tasks
 
-.PHONY: bench-compare bench-report bench-tasks test-tasks
+.PHONY: bench-compare bench-report bench-tasks test-tasks bench-offthread
 
 # Under `make bench` the comparison runs after the benchmarks listed before it,
 # so the report folds in their fresh outputs (also with make -j).
@@ -39,3 +44,6 @@ bench-tasks: $(WASM) web-build web-chromium
 
 test-tasks: $(WASM) web-build web-chromium
 	cd web && node --test --test-concurrency=1 --test-timeout=240000 test/tasks.test.mjs
+
+bench-offthread: $(WASM) web-build web-chromium
+	node web/bench/offthread.mjs $(if $(BENCH_QUICK),--quick)

@@ -12,6 +12,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { summarize } from "./measure.mjs";
 import { tasksSection, wrap } from "./tasks-report.mjs";
+import { offthreadSection } from "./offthread-report.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, "../..");
@@ -447,6 +448,7 @@ out.push(`## The other benchmarks
 
 ${goSection("Go: the core natively (wasm/...) and under wazero (host/)", "bench-go.txt", "make bench-go")}
 ${jsSection()}
+${offthreadSection(build)}
 ${goSection("Cloudflare Worker (cmd/worker)", "bench-worker.txt", "make bench-worker")}
 ${existsSync(join(repo, "cmd/worker/BENCHMARKS.md")) ? "The Worker's own analysis: [cmd/worker/BENCHMARKS.md](cmd/worker/BENCHMARKS.md).\n" : ""}`);
 

@@ -7,7 +7,9 @@
 #                       and web/examples/webpack (webpack 5 + Redux Toolkit)
 #                       from the tarball, fail on any bundler warning, and
 #                       and web/examples/script-tag (one classic script,
-#                       esbuild IIFE), and drive all three in headless Chromium
+#                       esbuild IIFE), and drive all three in headless Chromium;
+#                       offthread.test.mjs: the demo's worker-hosted module
+#                       (describe, execute, after, trap and worker recovery)
 TEST_TARGETS += test-pack test-examples
 EXAMPLES := vite-react webpack script-tag
 EXAMPLE_STAMPS := $(EXAMPLES:%=web/examples/%/node_modules/.package-lock.json)
@@ -30,5 +32,5 @@ web/examples/%/node_modules/.package-lock.json: web/examples/%/package.json web/
 
 examples-deps: $(EXAMPLE_STAMPS)
 
-test-examples: pack examples-deps $(WEB_STAMP) web-chromium
-	cd web && node --test --test-concurrency=1 --test-timeout=240000 examples/test/examples.test.mjs
+test-examples: pack examples-deps $(WEB_STAMP) web-chromium web-build
+	cd web && node --test --test-concurrency=1 --test-timeout=240000 examples/test/examples.test.mjs examples/test/offthread.test.mjs

@@ -608,7 +608,7 @@ describe("the demo in headless Chromium", { concurrency: CONCURRENCY }, () => {
       const t0 = performance.now();
       demo.app.act.loadOrders(10000);
       const t1 = performance.now();
-      demo.pinhole.flush();
+      await demo.pinhole.flush();
       const t2 = performance.now();
       for (let i = 0; i < 20; i++) await demo.pinhole.describeText({});
       return { load: t1 - t0, observe: t2 - t1, describe: (performance.now() - t2) / 20 };

@@ -5,7 +5,9 @@
 // `after`, and the page shows the app's store changed. script-tag is the
 // page without modules: an IIFE bundle that finds pinhole.wasm beside it. The Vite app is also
 // run under Vite's dev server, where React's StrictMode mounts twice: the
-// module is still fetched once. `make test-examples` installs and runs it.
+// module is still fetched once. In each, the module runs in a dedicated Web
+// Worker (the bridge's default in a page): the page fetches no wasm, the
+// worker does. `make test-examples` installs and runs it.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
@@ -77,6 +79,12 @@ async function agentRound(url) {
   try {
     await page.goto(url);
     await page.waitForSelector("#agent[data-ready=true]");
+    // The module runs in a dedicated worker: the page itself fetched no wasm (so it compiled and instantiated none).
+    const wasmFetched = () => performance.getEntriesByType("resource").filter((e) => e.name.endsWith(".wasm")).length;
+    assert.equal(await page.evaluate(wasmFetched), 0, "the page fetched pinhole.wasm itself");
+    const workers = page.workers();
+    assert.equal(workers.length, 1, "one worker hosts the module");
+    assert.equal(await workers[0].evaluate(wasmFetched), 1, "the worker fetched pinhole.wasm");
     await page.click("#describe");
     await page.waitForFunction(() => document.querySelector("#context")?.textContent.length > 0);
     const described = JSON.parse(await page.textContent("#context"));

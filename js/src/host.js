@@ -1,0 +1,305 @@
+// Where the module runs: the seam between the bridge and pinhole.wasm. A
+// host answers open() (a new instance, the old one dropped) and
+// call(requestText) → responseText, both asynchronous; a trap rejects.
+//
+//   MainHost    the instance in this thread (Node; `host: "main"` in a page)
+//   WorkerHost  the instance in a dedicated Web Worker (worker.js): compile,
+//               instantiate and every call run there; this thread only
+//               encodes the request it would have sent anyway, transfers
+//               the bytes, and decodes the answer. The default in pages.
+//
+// The worker script is located the way bundlers understand:
+// `new Worker(new URL("./worker.js", import.meta.url), {type: "module"})`
+// (Vite and webpack 5 bundle it as a worker entry). A classic-script build
+// has no import.meta: the fallback is pinhole-worker.js next to the script
+// that loaded the bundle (document.currentScript), as location.js does for
+// pinhole.wasm. The `worker` option names it explicitly.
+import { Instance } from "./module.js";
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** @typedef {import('./rooms.js').ModuleHost} ModuleHost */
+
+/**
+ * MainHost runs the module in this thread.
+ * @implements {ModuleHost}
+ */
+export class MainHost {
+  /**
+   * @param {WebAssembly.Module} module
+   * @param {{stderr?: (text: string) => void}} [io]
+   */
+  constructor(module, io) {
+    this.kind = /** @type {const} */ ("main");
+    this.module = module;
+    this.io = io;
+    /** @type {Instance | null} */
+    this.instance = null;
+  }
+
+  async open() {
+    this.instance = null;
+    this.instance = new Instance(this.module, this.io);
+  }
+
+  /** @param {string} text */
+  async call(text) {
+    if (!this.instance) throw new Error("the module has no instance");
+    return this.instance.call(text);
+  }
+
+  close() {
+    this.instance = null;
+  }
+}
+
+/** The classic-script fallback's file name, next to the script. */
+export const WORKER_FILE = "pinhole-worker.js";
+
+const script = scriptURL();
+
+/**
+ * A trap or failure in the worker, seen from this thread: `name` is the
+ * worker's error name (RuntimeError, WasiExit, …) or "WorkerError" when the
+ * worker itself failed.
+ */
+export class WorkerTrap extends Error {
+  /** @param {string} name @param {string} message */
+  constructor(name, message) {
+    super(message);
+    this.name = name;
+  }
+}
+
+/**
+ * WorkerHost runs the module in a dedicated Web Worker. When the worker
+ * itself fails (its script throws, it cannot load, a message cannot be
+ * read), every pending call rejects like a trap and the next open() starts
+ * a new worker from the compiled module.
+ * @implements {ModuleHost}
+ */
+export class WorkerHost {
+  /**
+   * start spawns the worker and compiles the module there.
+   * @param {import('./types.js').WasmSource | undefined} wasm what to compile (undefined: the packaged copy)
+   * @param {{stderr?: (text: string) => void, worker?: string | URL, defaultWasm: () => URL | undefined}} o
+   * @returns {Promise<WorkerHost>}
+   */
+  static async start(wasm, o) {
+    const h = new WorkerHost(o);
+    await h.spawn(await transferable(wasm ?? o.defaultWasm()));
+    return h;
+  }
+
+  /** @param {{stderr?: (text: string) => void, worker?: string | URL}} o */
+  constructor(o) {
+    this.kind = /** @type {const} */ ("worker");
+    this.o = o;
+    /** @type {Worker | null} */
+    this.worker = null;
+    /** The compiled module, as the worker sent it back (for a new worker). @type {WebAssembly.Module | null} */
+    this.module = null;
+    this.nextId = 1;
+    /** @type {Map<number, {ok: (v: any) => void, fail: (e: Error) => void}>} */
+    this.pending = new Map();
+    this.closed = false;
+  }
+
+  /** What tests and the bench see: the worker and this host. */
+  get instance() {
+    return this.worker ? { host: "worker", worker: this.worker, fault: () => this.send({ t: "fault" }) } : null;
+  }
+
+  /**
+   * spawn starts a worker and has it compile source; resolves once it is ready.
+   * @param {{wasm: any, transfer: Transferable[]}} source
+   */
+  spawn(source) {
+    /** @type {Worker | undefined} */
+    let w;
+    try {
+      w = this.o.worker !== undefined ? new Worker(this.o.worker, { type: "module" }) : packagedWorker();
+    } catch (err) {
+      throw new WorkerTrap("WorkerError", `createPinhole: the worker could not start: ${err instanceof Error ? err.message : err}`);
+    }
+    if (!w) {
+      throw new WorkerTrap("WorkerError", "createPinhole: this build cannot locate the worker script (no import.meta.url, no " +
+        `document.currentScript): pass the worker option, or host: "main"`);
+    }
+    this.worker = w;
+    return new Promise((ok, fail) => {
+      w.onmessage = (ev) => {
+        const m = ev.data;
+        if (m?.t === "ready") {
+          this.module = m.module;
+          w.onmessage = (e) => this.receive(e.data);
+          w.onerror = (e) => {
+            e.preventDefault?.();
+            this.died(w);
+          };
+          w.onmessageerror = () => this.died(w);
+          ok(undefined);
+        } else if (m?.t === "fail") {
+          this.died(w);
+          fail(new WorkerTrap(m.name, m.message));
+        }
+      };
+      w.onerror = (ev) => {
+        ev.preventDefault?.();
+        this.died(w);
+        fail(new WorkerTrap("WorkerError", "the worker script failed to load or start"));
+      };
+      w.onmessageerror = () => {
+        this.died(w);
+        fail(new WorkerTrap("WorkerError", "the worker could not read a message"));
+      };
+      w.postMessage({ t: "init", wasm: source.wasm, stderr: !!this.o.stderr }, source.transfer);
+    });
+  }
+
+  /** @param {any} m */
+  receive(m) {
+    if (m?.t === "stderr") {
+      if (typeof m.text === "string") this.o.stderr?.(m.text);
+      return;
+    }
+    const p = this.pending.get(m?.id);
+    if (!p) return;
+    this.pending.delete(m.id);
+    if (m.t === "done") p.ok(m.response);
+    else p.fail(new WorkerTrap(typeof m.name === "string" ? m.name : "Error", String(m.message)));
+  }
+
+  /**
+   * died forgets a failed worker and rejects what waited for it.
+   * @param {Worker} w
+   */
+  died(w) {
+    if (this.worker !== w) return;
+    w.terminate();
+    this.worker = null;
+    const waiting = [...this.pending.values()];
+    this.pending.clear();
+    for (const p of waiting) p.fail(new WorkerTrap("WorkerError", "the worker failed"));
+  }
+
+  /**
+   * send posts one message with an id and waits for its answer.
+   * @param {Record<string, unknown>} message @param {Transferable[]} [transfer]
+   * @returns {Promise<any>}
+   */
+  send(message, transfer) {
+    const w = this.worker;
+    if (!w) return Promise.reject(new WorkerTrap("WorkerError", "the worker failed"));
+    const id = this.nextId++;
+    return new Promise((ok, fail) => {
+      this.pending.set(id, { ok, fail });
+      w.postMessage({ ...message, id }, transfer ?? []);
+    });
+  }
+
+  async open() {
+    if (this.closed) throw new Error("the module link is closed");
+    if (!this.worker) await this.spawn({ wasm: this.module, transfer: [] });
+    await this.send({ t: "open" });
+  }
+
+  /**
+   * breathe ends the current task, so the page can handle input and paint
+   * between two long steps of the bridge's own work (reading a large slice,
+   * serialising it); the module's work is in the worker already.
+   * @returns {Promise<void>}
+   */
+  breathe() {
+    return new Promise((ok) => {
+      const c = new MessageChannel();
+      c.port1.onmessage = () => {
+        c.port1.close();
+        ok(undefined);
+      };
+      c.port2.postMessage(null);
+    });
+  }
+
+  /** @param {string} text */
+  async call(text) {
+    const bytes = encoder.encode(text);
+    const out = await this.send({ t: "call", request: bytes.buffer }, [bytes.buffer]);
+    return decoder.decode(out);
+  }
+
+  close() {
+    this.closed = true;
+    const w = this.worker;
+    this.worker = null;
+    w?.terminate();
+    const waiting = [...this.pending.values()];
+    this.pending.clear();
+    for (const p of waiting) p.fail(new Error("the module link is closed"));
+  }
+}
+
+/**
+ * transferable turns a wasm source into what can be posted to the worker:
+ * a Module as it is, bytes as a copy of their own (transferred), a Response
+ * as its bytes, a URL or string as an absolute URL the worker fetches and
+ * compiles while it downloads.
+ * @param {import('./types.js').WasmSource | undefined} wasm
+ * @returns {Promise<{wasm: WebAssembly.Module | ArrayBuffer | string, transfer: Transferable[]}>}
+ */
+async function transferable(wasm) {
+  if (wasm === undefined) {
+    throw new TypeError("createPinhole: this build cannot locate pinhole.wasm (no import.meta.url, no " +
+      "document.currentScript): pass the wasm option, e.g. wasm: \"/pinhole.wasm\"");
+  }
+  if (wasm instanceof WebAssembly.Module) return { wasm, transfer: [] };
+  if (wasm instanceof ArrayBuffer || ArrayBuffer.isView(wasm)) {
+    const src = wasm instanceof ArrayBuffer ? new Uint8Array(wasm) : new Uint8Array(wasm.buffer, wasm.byteOffset, wasm.byteLength);
+    const copy = src.slice().buffer;
+    return { wasm: copy, transfer: [copy] };
+  }
+  if (typeof Response !== "undefined" && wasm instanceof Response) {
+    if (!wasm.ok) throw new Error(`fetching pinhole.wasm failed with status ${wasm.status}`);
+    const bytes = await wasm.arrayBuffer();
+    return { wasm: bytes, transfer: [bytes] };
+  }
+  if (typeof wasm === "string" || wasm instanceof URL) {
+    return { wasm: new URL(String(wasm), globalThis.location?.href).href, transfer: [] };
+  }
+  throw new TypeError("wasm must be a WebAssembly.Module, bytes, a Response, a URL or a path");
+}
+
+/**
+ * packagedWorker starts the package's worker script, or answers undefined
+ * when this build cannot locate it.
+ * @returns {Worker | undefined}
+ */
+function packagedWorker() {
+  try {
+    return new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+  } catch {
+    // No import.meta.url: a classic-script build.
+  }
+  return script ? new Worker(new URL(WORKER_FILE, script), { type: "module" }) : undefined;
+}
+
+/** The src of the classic script running now, or "" (ESM, workers, Node). */
+function scriptURL() {
+  try {
+    const s = globalThis.document?.currentScript;
+    return s && "src" in s && typeof s.src === "string" ? s.src : "";
+  } catch {
+    return "";
+  }
+}
+
+/**
+ * defaultHost is where the module runs when createPinhole gets no `host`:
+ * a worker in a page that can start one, this thread elsewhere (Node,
+ * workers, extensions' service workers).
+ * @returns {"worker" | "main"}
+ */
+export function defaultHost() {
+  return typeof globalThis.Worker === "function" && typeof globalThis.document === "object" ? "worker" : "main";
+}

@@ -1,0 +1,89 @@
+// The module's side of a worker-hosted bridge: this script runs in a
+// dedicated Web Worker, compiles pinhole.wasm, runs instances with the same
+// WASI shim as the page would (module.js, wasi.js) and answers call messages.
+// The page keeps the store; it posts only what it would send into the
+// module in-thread (host.js): request bytes in, response bytes out, each
+// buffer transferred, never copied on the way.
+//
+// Messages in (from host.js), handled one at a time in order:
+//   {t: "init", wasm, stderr}   wasm: a WebAssembly.Module, bytes (ArrayBuffer)
+//                               or an absolute URL; answers {t: "ready", module}
+//   {t: "open", id}             a new instance (the old one dropped); {t: "done", id}
+//   {t: "call", id, request}    request: ArrayBuffer of UTF-8 JSON;
+//                               {t: "done", id, response: ArrayBuffer}
+//   {t: "fault", id}            overwrite the instance's memory, as a test of
+//                               trap recovery does in-thread; {t: "done", id}
+// A call or open that throws (a trap, the Go runtime exiting) answers
+// {t: "trap", id, name, message}: the message is the engine's, never a
+// value of the request. An unknown message is a protocol fault: it throws
+// here, which the page sees as the worker failing.
+// Out: {t: "stderr", text} when the page asked for the module's stderr.
+import { compileModule, Instance } from "./module.js";
+
+/** @type {any} */
+const scope = globalThis;
+
+/** @type {WebAssembly.Module | null} */
+let module = null;
+/** @type {Instance | null} */
+let instance = null;
+let stderr = false;
+/** Messages run in order: init's compile is asynchronous. */
+let queue = Promise.resolve();
+
+/** @param {any} message @param {Transferable[]} [transfer] */
+const post = (message, transfer) => scope.postMessage(message, transfer ?? []);
+
+/** @param {MessageEvent} ev */
+scope.onmessage = (ev) => {
+  const m = ev.data;
+  if (!m || typeof m !== "object" || typeof m.t !== "string" || !(m.t in handlers)) {
+    throw new Error("pinhole worker: unknown message");
+  }
+  queue = queue.then(() => handlers[/** @type {keyof handlers} */ (m.t)](m));
+};
+
+const handlers = {
+  /** @param {{wasm: any, stderr: boolean}} m */
+  async init(m) {
+    stderr = m.stderr === true;
+    try {
+      module = await compileModule(m.wasm);
+      post({ t: "ready", module });
+    } catch (err) {
+      post({ t: "fail", name: errName(err), message: errMessage(err) });
+    }
+  },
+  /** @param {{id: number}} m */
+  open(m) {
+    instance = null;
+    try {
+      if (!module) throw new Error("the worker has no module");
+      const io = stderr ? { stderr: (/** @type {string} */ text) => post({ t: "stderr", text }) } : undefined;
+      instance = new Instance(module, io);
+      post({ t: "done", id: m.id });
+    } catch (err) {
+      post({ t: "trap", id: m.id, name: errName(err), message: errMessage(err) });
+    }
+  },
+  /** @param {{id: number, request: ArrayBuffer}} m */
+  call(m) {
+    try {
+      if (!instance) throw new Error("the worker has no instance");
+      const out = instance.callBytes(new Uint8Array(m.request));
+      post({ t: "done", id: m.id, response: out.buffer }, [out.buffer]);
+    } catch (err) {
+      post({ t: "trap", id: m.id, name: errName(err), message: errMessage(err) });
+    }
+  },
+  /** @param {{id: number}} m */
+  fault(m) {
+    if (instance) new Uint8Array(instance.exports.memory.buffer).fill(0xff, 0, 1 << 20);
+    post({ t: "done", id: m.id });
+  },
+};
+
+/** @param {unknown} err */
+const errName = (err) => (err instanceof Error ? err.name : "Error");
+/** @param {unknown} err */
+const errMessage = (err) => (err instanceof Error ? err.message : "the module failed");

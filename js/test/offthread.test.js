@@ -1,0 +1,197 @@
+// The worker-hosted bridge's protocol, in Node: a stand-in for a browser's
+// Worker runs the real worker script (src/worker.js) in this process and
+// passes every message through structuredClone with its transfer list, as
+// postMessage does. It proves what a page cannot easily show: the request
+// bytes are transferred (the page's buffer is detached), the answers are the
+// same bytes as in-thread, a trap in the worker and a failed worker are
+// recovered, and the choice of host falls back only where it should.
+// Chromium runs the real thing (web/examples/test/offthread.test.mjs).
+import test from "node:test";
+import assert from "node:assert/strict";
+import { pathToFileURL } from "node:url";
+import { createPinhole, internals } from "../src/index.js";
+import { WASM, MANIFEST, KEY, ordersState, plainStore, setStatus, settle } from "./helpers.js";
+
+const WORKER_SRC = new URL("../src/worker.js", import.meta.url).href;
+const realPost = globalThis.postMessage;
+
+/** Every buffer the page transferred to a worker, to check it was detached. @type {ArrayBuffer[]} */
+const transferred = [];
+
+/** FakeWorker runs src/worker.js in this process: one fresh copy of the script per worker. */
+class FakeWorker {
+  static made = 0;
+  /** When set, the next worker fails to load, as a missing script does. */
+  static failLoad = false;
+  /** @param {string | URL} url @param {any} opts */
+  constructor(url, opts) {
+    FakeWorker.made++;
+    assert.deepEqual(opts, { type: "module" });
+    /** @type {any} */ this.onmessage = null;
+    /** @type {any} */ this.onerror = null;
+    /** @type {any} */ this.onmessageerror = null;
+    this.terminated = false;
+    const fail = FakeWorker.failLoad;
+    FakeWorker.failLoad = false;
+    this.handler = fail ? Promise.reject(new Error("404")) : (async () => {
+      globalThis.postMessage = (/** @type {any} */ m, /** @type {any[]} */ t) => this.toPage(m, t);
+      await import(`${WORKER_SRC}?worker=${FakeWorker.made}`);
+      return /** @type {any} */ (globalThis).onmessage;
+    })();
+    this.handler.catch(() => setTimeout(() => this.onerror?.({ preventDefault() {} })));
+  }
+  /** @param {any} message @param {Transferable[]} [transfer] */
+  postMessage(message, transfer = []) {
+    for (const t of transfer) if (t instanceof ArrayBuffer) transferred.push(t);
+    const data = structuredClone(message, { transfer });
+    this.handler.then((h) => setTimeout(() => {
+      if (this.terminated) return;
+      try {
+        h({ data });
+      } catch {
+        this.onerror?.({ preventDefault() {} });
+      }
+    }), () => {});
+  }
+  /** @param {any} message @param {Transferable[]} [transfer] */
+  toPage(message, transfer = []) {
+    const data = structuredClone(message, { transfer });
+    setTimeout(() => { if (!this.terminated) this.onmessage?.({ data }); });
+  }
+  terminate() {
+    this.terminated = true;
+  }
+}
+
+test.before(() => {
+  /** @type {any} */ (globalThis).Worker = FakeWorker;
+});
+test.after(() => {
+  delete (/** @type {any} */ (globalThis)).Worker;
+  globalThis.postMessage = realPost;
+});
+
+/** @param {"main" | "worker"} host */
+async function bridge(host, extra = {}) {
+  const store = plainStore(ordersState());
+  const audit = /** @type {any[]} */ ([]);
+  const p = await createPinhole({
+    wasm: pathToFileURL(WASM), manifest: MANIFEST, store, key: KEY, host, onAudit: (e) => audit.push(e), ...extra,
+    actions: {
+      "order.ship": (/** @type {any} */ req) => {
+        const i = store.getState().orders.items.findIndex((/** @type {any} */ o) => o.number === req.record);
+        store.setState((s) => setStatus(s, i, "Shipped"));
+      },
+    },
+  });
+  return { p, store, audit };
+}
+
+/** A script of agent calls; answers as text. @param {any} p @param {any} store */
+async function script(p, store) {
+  const out = [];
+  out.push(await p.describeText({ limit: 3 }));
+  store.setState((/** @type {any} */ s) => setStatus(s, 2, "Delivered"));
+  await settle();
+  const d = JSON.parse(await p.describeText({ record: ["SO-1001", "SO-1003"] }));
+  out.push(JSON.stringify(d));
+  out.push(JSON.stringify(await p.execute({ capability: "order.ship", record: "SO-1001", input: { carrier: "ups" }, snapshot: d.snapshot })));
+  return out;
+}
+
+test("worker-hosted answers are the in-thread answers, byte for byte; request buffers are transferred, not copied", async () => {
+  const main = await bridge("main");
+  const expected = await script(main.p, main.store);
+  main.p.dispose();
+  transferred.length = 0;
+  const w = await bridge("worker");
+  assert.equal(w.p.host, "worker");
+  assert.equal(w.p[internals].instance.host, "worker");
+  const got = await script(w.p, w.store);
+  assert.deepEqual(got, expected);
+  assert.ok(JSON.parse(got[2]).after, "execute answered with after");
+  assert.ok(transferred.length > 5, `${transferred.length} buffers transferred`);
+  assert.ok(transferred.every((b) => b.byteLength === 0), "every transferred buffer is detached on the page's side");
+  w.p.dispose();
+});
+
+test("a store change made while the first observe is in the worker is synced", async () => {
+  const store = plainStore(ordersState());
+  let changed = false;
+  const p = await createPinhole({
+    wasm: pathToFileURL(WASM), manifest: MANIFEST, store, key: KEY, host: "worker",
+    trace: (dir, text) => {
+      if (dir === "in" && !changed && text.startsWith('{"op":"observe"')) {
+        changed = true;
+        queueMicrotask(() => store.setState((s) => setStatus(s, 4, "Delivered")));
+      }
+    },
+  });
+  await settle();
+  assert.ok(changed);
+  const d = /** @type {any} */ (await p.describe({ record: ["SO-1005"] }));
+  assert.equal(d.context.records[0].fields.status, "Delivered");
+  p.dispose();
+});
+
+test("a trap inside the worker is recovered in the same worker; a failed worker is replaced by a new one", async () => {
+  const { p, store, audit } = await bridge("worker");
+  const before = /** @type {any} */ (await p.describe({ record: ["SO-1001"] }));
+  const made = FakeWorker.made;
+  await p[internals].instance.fault();
+  store.setState((s) => setStatus(s, 1, "Shipped"));
+  await settle();
+  let d = /** @type {any} */ (await p.describe({ record: ["SO-1002"] }));
+  assert.equal(d.context.records[0].fields.status, "Shipped", "the store's change reached the new instance");
+  assert.equal(FakeWorker.made, made, "same worker");
+  p[internals].instance.worker.postMessage({ t: "not a message" });
+  d = await p.describe({ record: ["SO-1001"] });
+  assert.ok(!d.error, JSON.stringify(d));
+  assert.equal(FakeWorker.made, made + 1, "a new worker");
+  assert.deepEqual(d.context.records[0].fields.phone, before.context.records[0].fields.phone, "aliases are stable (same key)");
+  assert.deepEqual(audit.filter((e) => e.kind === "recovered").map((e) => e.cause), ["WasiExit", "WorkerError"]);
+  const stale = /** @type {any} */ (await p.execute({ capability: "order.ship", record: "SO-1001", input: { carrier: "ups" }, snapshot: before.snapshot }));
+  assert.equal(stale.error.code, "stale_snapshot");
+  p.dispose();
+});
+
+test("a worker script that cannot load: the default host falls back to this thread, host: \"worker\" rejects", async () => {
+  /** @type {any} */ (globalThis).document = {}; // a page: the default host is the worker
+  try {
+    FakeWorker.failLoad = true;
+    const { p } = await bridge(/** @type {any} */ (undefined));
+    assert.equal(p.host, "main");
+    assert.equal((/** @type {any} */ (await p.describe({ limit: 1 }))).context.recordsTotal, 48);
+    p.dispose();
+    FakeWorker.failLoad = true;
+    await assert.rejects(bridge("worker"), { name: "WorkerError" });
+    const { p: q } = await bridge(/** @type {any} */ (undefined));
+    assert.equal(q.host, "worker", "with the script there, a page's default is the worker");
+    q.dispose();
+  } finally {
+    delete (/** @type {any} */ (globalThis)).document;
+  }
+});
+
+test("a module that does not compile fails in the worker as it does in-thread: no fallback", async () => {
+  await assert.rejects(bridge("worker", { wasm: new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 99]) }), { name: "CompileError" });
+  await assert.rejects(createPinhole({ wasm: WASM, manifest: MANIFEST, store: plainStore(ordersState()), host: /** @type {any} */ ("gpu") }),
+    /host is "worker" or "main"/);
+});
+
+test("in Node the default host is this thread", async () => {
+  const { p } = await bridge(/** @type {any} */ (undefined));
+  assert.equal(p.host, "main");
+  p.dispose();
+});
+
+test("dispose terminates the worker; a call in flight answers not_loaded", async () => {
+  const { p } = await bridge("worker");
+  const w = p[internals].instance.worker;
+  const pending = p.describe();
+  p.dispose();
+  const d = /** @type {any} */ (await pending);
+  assert.equal(d.error.code, "not_loaded");
+  assert.equal(w.terminated, true);
+  assert.equal(p[internals].instance, null);
+});
