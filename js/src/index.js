@@ -70,6 +70,23 @@ export async function createModuleInstance(wasm) {
 }
 
 /**
+ * preloadPinhole starts fetching and compiling the module now (with
+ * `WebAssembly.compileStreaming` when the response is `application/wasm`),
+ * so that it overlaps with the rest of the app's start-up; call it as early
+ * as possible, before the app builds its store. createPinhole given the same
+ * location (or none, for both) uses this compilation instead of starting
+ * another. Without an argument: the module next to the bridge.
+ * @param {string | URL} [wasm]
+ * @returns {Promise<WebAssembly.Module>}
+ */
+export function preloadPinhole(wasm) {
+  return compileModule(wasm ?? defaultWasm());
+}
+
+/** The module next to the bridge (the package's copy). */
+const defaultWasm = () => new URL("../pinhole.wasm", import.meta.url);
+
+/**
  * createPinhole starts a bridge: it loads pinhole.wasm, loads the manifest,
  * observes the store's declared slice and follows the store from then on.
  * @param {PinholeOptions} options
@@ -87,7 +104,7 @@ export async function createPinhole(options) {
   if (options.coalesce !== undefined && options.coalesce !== "microtask" && options.coalesce !== "frame") {
     throw new TypeError('createPinhole: coalesce is "microtask" or "frame"');
   }
-  const module = await compileModule(options.wasm ?? new URL("../pinhole.wasm", import.meta.url));
+  const module = await compileModule(options.wasm ?? defaultWasm());
   return new Bridge(module, options);
 }
 
