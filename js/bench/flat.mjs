@@ -3,14 +3,16 @@
 // times the module's first observe (the whole declared slice), with the
 // module built as shipped and, beside it, the module built without the
 // one-step heap reservation (`-tags pinhole_noreserve`), interleaved in the
-// same run. Also reported: the module's linear memory after the observe
-// against the request's size, and the process's peak RSS. Run with
-// `make bench-flat`; writes build/bench-flat.json.
+// same run. Reported: wall and CPU time of the process (all threads) during
+// the call, the full collections of the JS heap in it, the module's linear
+// memory after it against the request's size, and the process's peak RSS.
+// Run with `make bench-flat`; writes build/bench-flat.json.
 //
 //   node bench/flat.mjs [--quick]                  the whole run
 //   node bench/flat.mjs --child WASM N             one sample (JSON on stdout)
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
+import { loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { PerformanceObserver, constants } from "node:perf_hooks";
 import { createPinhole } from "../src/index.js";
@@ -24,8 +26,10 @@ async function child(/** @type {string} */ wasm, /** @type {number} */ n) {
   const state = makeState(n); // the app's store stays alive on the JS heap
   const store = { getState: () => state, subscribe: () => () => {} };
   let sentAt = 0;
-  let observeStart = 0;
   let observeEnd = 0;
+  /** @type {NodeJS.CpuUsage | undefined} */
+  let cpuAt;
+  let cpuMs = 0;
   let observeMs = 0;
   let requestBytes = 0;
   let memory = 0;
@@ -36,12 +40,14 @@ async function child(/** @type {string} */ wasm, /** @type {number} */ n) {
       if (text.startsWith('{"op":"observe"')) {
         requestBytes = Buffer.byteLength(text);
         process.stdout.write("@@observe-start\n"); // between the markers: this observe's --trace-gc lines
+        cpuAt = process.cpuUsage();
       }
       sentAt = performance.now();
     } else if (requestBytes && !observeMs) {
       observeEnd = performance.now();
-      observeStart = sentAt;
       observeMs = observeEnd - sentAt;
+      const c = process.cpuUsage(cpuAt);
+      cpuMs = (c.user + c.system) / 1000;
       process.stdout.write("@@observe-end\n");
     }
   };
@@ -50,7 +56,7 @@ async function child(/** @type {string} */ wasm, /** @type {number} */ n) {
   memory = p[Symbol.for("pinhole.internals")].instance.exports.memory.buffer.byteLength;
   const rssPeak = process.resourceUsage().maxRSS * 1024;
   p.dispose();
-  return { n, requestBytes, observeMs, memory, rssPeak };
+  return { n, requestBytes, observeMs, cpuMs, memory, rssPeak };
 }
 
 /**
@@ -73,6 +79,7 @@ if (process.argv[2] === "--child") {
   process.stdout.write("@@result " + JSON.stringify(out) + "\n");
 } else {
   const quick = process.argv.includes("--quick");
+  const loadAverageAtStart = loadavg();
   const sizes = quick ? [10000, 30000] : [10000, 30000, 100000];
   const runs = quick ? 1 : 3;
   const modules = { reserve: fileURLToPath(new URL("pinhole.wasm", build)), noreserve: fileURLToPath(new URL("pinhole-noreserve.wasm", build)) };
@@ -93,9 +100,10 @@ if (process.argv[2] === "--child") {
     const [module, n] = key.split(" ");
     const mb = xs[0].requestBytes / 1e6;
     const ms = median(xs.map((x) => x.observeMs));
+    const cpu = median(xs.map((x) => x.cpuMs));
     return {
       module, orders: Number(n), runs: xs.length, requestBytes: xs[0].requestBytes,
-      observeMs: +ms.toFixed(1), msPerMB: +(ms / mb).toFixed(1),
+      observeMs: +ms.toFixed(1), msPerMB: +(ms / mb).toFixed(1), cpuMs: +cpu.toFixed(1), cpuMsPerMB: +(cpu / mb).toFixed(1),
       observeMsAll: xs.map((x) => +x.observeMs.toFixed(1)),
       fullGCs: median(xs.map((x) => x.fullGCs)),
       memoryBytes: median(xs.map((x) => x.memory)), rssPeakBytes: median(xs.map((x) => x.rssPeak)),
@@ -103,5 +111,5 @@ if (process.argv[2] === "--child") {
   });
   console.table(rows.map(({ observeMsAll, ...r }) => r));
   mkdirSync(build, { recursive: true });
-  writeFileSync(new URL("bench-flat.json", build), JSON.stringify({ node: process.version, written: new Date().toISOString(), rows }, null, 2) + "\n");
+  writeFileSync(new URL("bench-flat.json", build), JSON.stringify({ node: process.version, written: new Date().toISOString(), quick, loadAverageAtStart, loadAverageAtEnd: loadavg(), rows }, null, 2) + "\n");
 }

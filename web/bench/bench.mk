@@ -8,7 +8,7 @@
 #   make bench-report    rewrite BENCHMARKS.md from the outputs already in build/
 # BENCH_QUICK=1 runs a few samples only (a smoke test of the scripts).
 
-BENCH_TARGETS += bench-flat bench-compare
+BENCH_TARGETS += bench-flat bench-wazero bench-cli bench-compare
 
 # The module without the one-step heap reservation, for the comparison in
 # bench-flat (same sources, -tags pinhole_noreserve).
@@ -17,11 +17,22 @@ $(WASM_NORESERVE): $(GO_SOURCES)
 	@mkdir -p build
 	GOOS=wasip1 GOARCH=wasm $(GO) build -tags pinhole_noreserve $(WASM_FLAGS) -o $@ ./wasm
 
-.PHONY: bench-flat
+.PHONY: bench-flat bench-wazero bench-cli
 # Cold observe per MB at 10,000, 30,000 and 100,000 orders, with and without
-# the reservation, in Node (js/bench/flat.mjs) and Chromium (web/bench/flat.mjs).
-bench-flat: $(WASM) $(WASM_NORESERVE) js-deps
+# the reservation, in Node (js/bench/flat.mjs) and Chromium (web/bench/flat.mjs,
+# which also times first and repeat visits' compileStreaming).
+bench-flat: $(WASM) $(WASM_NORESERVE) js-deps web-build web-chromium
 	cd js && node bench/flat.mjs $(if $(BENCH_QUICK),--quick)
+	node web/bench/flat.mjs $(if $(BENCH_QUICK),--quick)
+
+# A cold observe of 100,000 orders under wazero: reserved memory against
+# wazero's copying growth (host BenchmarkObserve100kCold; bench-go skips it).
+bench-wazero: $(WASM) $(WASM_NORESERVE)
+	set -o pipefail; $(GO) test -run '^$$' -bench 'Observe100kCold' -benchtime 1x -count $(if $(BENCH_QUICK),1,3) -timeout 30m ./host | tee build/bench-wazero.txt
+
+# The CLI's describe --wasm as a new process: disk cache off, cold, warm.
+bench-cli: $(WASM)
+	set -o pipefail; $(GO) test -run '^$$' -bench 'CLIDescribe' -benchtime $(if $(BENCH_QUICK),1x,5x) -timeout 30m ./cmd/pinhole | tee build/bench-cli.txt
 
 .PHONY: bench-compare bench-report
 

@@ -11,6 +11,7 @@ import { cpus, loadavg, totalmem } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { summarize } from "./measure.mjs";
+import { flatSections } from "./report-flat.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, "../..");
@@ -439,6 +440,8 @@ ${latencySection("Chromium " + M.chromium, R.chromium)}`);
 
 ${startupSection()}`);
 }
+
+out.push(flatSections(build));
 
 out.push(`## The other benchmarks
 
