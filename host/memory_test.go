@@ -6,6 +6,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/pinholectx/pinhole"
 	"github.com/pinholectx/pinhole/internal/session"
 )
 
@@ -79,5 +80,24 @@ func TestCopyingMemory(t *testing.T) {
 	m.Free()
 	if m.b != nil {
 		t.Fatal("Free kept the buffer")
+	}
+}
+
+// TestOversizeRequestRefused: a request above pinhole.MaxRequestBytes is
+// answered with state_too_large, not a trap; the module reserves nothing
+// for a request it refuses unread.
+func TestOversizeRequestRefused(t *testing.T) {
+	s := newSession(t)
+	req := make([]byte, pinhole.MaxRequestBytes+1)
+	copy(req, `{"op":"describe"}`)
+	out, err := s.Call(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(out, []byte(`"code":"state_too_large"`)) {
+		t.Fatalf("answer %.200s", out)
+	}
+	if size := s.mod.Memory().Size(); size > 4*pinhole.MaxRequestBytes {
+		t.Errorf("memory grew to %d bytes for a refused request", size)
 	}
 }

@@ -25,8 +25,8 @@ func pinholeAlloc(size uint32) uint32 {
 	if size == 0 {
 		size = 1
 	}
-	if reserveHeap && size > reserveAbove {
-		reserve(size)
+	if reserveHeap && size > reserveAbove && size <= session.MaxRequestBytes {
+		reserve(size) // a larger request is refused unread: nothing to reserve for
 	}
 	buf := make([]byte, size)
 	ptr := uint32(uintptr(unsafe.Pointer(&buf[0])))
@@ -46,7 +46,7 @@ func pinholeAlloc(size uint32) uint32 {
 const (
 	reserveAbove   = 1 << 20
 	reservePerByte = 16
-	reserveMax     = 1 << 30 // past this, memory grows as the heap does
+	reserveMax     = 1 << 30 // a backstop; requests are at most session.MaxRequestBytes
 )
 
 // reserveSink keeps the throwaway allocation from being optimised away.
