@@ -33,8 +33,8 @@ const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backgrou
   "--disable-component-update", "--no-first-run"];
 const quick = process.argv.includes("--quick");
 const SIZES = quick ? [10000, 30000] : [10000, 30000, 100000];
-const RUNS = quick ? 1 : 2;
-const VISITS = quick ? 3 : 5;
+const RUNS = quick ? 1 : 3;
+const VISITS = quick ? 3 : 4;
 const started = Date.now();
 const log = (/** @type {string} */ m) => process.stderr.write(`[flat ${Math.round((Date.now() - started) / 1000)} s] ${m}\n`);
 
@@ -120,7 +120,7 @@ try {
         await pg.goto(server.url);
         await pg.waitForSelector("html[data-ready=true]");
         times.push(await pg.evaluate((c) => /** @type {any} */ (window).flat.compile("/pinhole.wasm", c), cache));
-        await new Promise((r) => setTimeout(r, 2000)); // time for Chromium to write its caches
+        await new Promise((r) => setTimeout(r, 4000)); // time for Chromium to write its caches
         await pg.close();
         if (!sameBrowser) {
           await ctx.close();

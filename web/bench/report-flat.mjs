@@ -32,14 +32,15 @@ function goBench(text, name) {
   /** @type {Map<string, Record<string, number[]>>} */
   const subs = new Map();
   for (const line of text.split("\n")) {
-    const m = line.match(new RegExp(`^Benchmark${name}/(\\S+?)(?:-\\d+)?\\s+\\d+\\s+(.*)$`));
+    const m = line.match(new RegExp(`^Benchmark${name}/(\\S+?)(?:-\\d+)?\\s+(\\d+)\\s+(.*)$`));
     if (!m) continue;
     const metrics = subs.get(m[1]) ?? {};
-    const parts = m[2].trim().split(/\s+/);
+    (metrics.ops ??= []).push(Number(m[2]));
+    const parts = m[3].trim().split(/\s+/);
     for (let i = 0; i + 1 < parts.length; i += 2) (metrics[parts[i + 1]] ??= []).push(Number(parts[i]));
     subs.set(m[1], metrics);
   }
-  return new Map([...subs].map(([k, v]) => [k, Object.assign({ runs: Object.values(v)[0]?.length ?? 0 }, Object.fromEntries(Object.entries(v).map(([u, xs]) => [u, median(xs)])))]));
+  return new Map([...subs].map(([k, v]) => [k, Object.assign({ runs: v.ops.length }, Object.fromEntries(Object.entries(v).map(([u, xs]) => [u, median(xs)])))]));
 }
 
 /** @param {string} build the build/ directory */
@@ -103,7 +104,7 @@ ${table(["orders", "request", "module", "ms", "ms/MB", "memory"], C.observe.map(
       if (a && b) g.push([m === "reserve" ? "**reserve**" : "no reserve", ratio(b.msPerMB / a.msPerMB), m === "reserve" ? (b.msPerMB / a.msPerMB <= 1.5 ? "**met**" : "**not met**") : "–"]);
     }
     if (g.length) out.push(table(["module", "100,000 ÷ 10,000 orders, ms/MB", "goal ≤ 1.5×"], g) + "\n");
-    out.push("Chromium's V8 does not collect the JS heap on each memory growth as Node 20's does, so the reservation changes little there; it costs the same extra memory.\n");
+    out.push("Chromium's V8 does not run a full collection of the JS heap on each memory growth as Node 20's does, so the reservation has little to save there and costs the same extra memory; with few samples on a loaded machine, differences between the two rows of this size are noise more than signal.\n");
   }
   const wz = read("bench-wazero.txt");
   out.push(`### Under wazero (host/)
@@ -124,9 +125,9 @@ ${table(["memory", "runs", "wall ms/MB", "CPU ms/MB", "module memory", "peak RSS
   else {
     const b = goBench(cli, "CLIDescribe");
     const label = { "no-cache": "cache off (`PINHOLE_NO_CACHE=1`): compiles every run", "cold-cache": "first run (empty cache directory)", "warm-cache": "later runs (compiled code from the disk cache)" };
-    out.push(`From build/bench-cli.txt (written ${when(join(build, "bench-cli.txt"))}): \`pinhole describe --wasm build/pinhole.wasm\` on the orders example, a new process per run, medians.
+    out.push(`From build/bench-cli.txt (written ${when(join(build, "bench-cli.txt"))}): \`pinhole describe --wasm build/pinhole.wasm\` on the orders example, a new process per run; mean per process.
 
-${table(["run", "runs", "wall ms", "CPU ms"], [...b].map(([k, v]) => [/** @type {any} */ (label)[k] ?? k, String(v.runs), ms(v["ns/op"] / 1e6), ms(v["cpu-ms/op"])]))}
+${table(["run", "processes", "wall ms", "CPU ms"], [...b].map(([k, v]) => [/** @type {any} */ (label)[k] ?? k, String(v.ops * v.runs), ms(v["ns/op"] / 1e6), ms(v["cpu-ms/op"])]))}
 `);
   }
   out.push(`## Start-up caching
