@@ -30,6 +30,7 @@ import (
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/experimental"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 
 	"github.com/pinholectx/pinhole"
@@ -52,6 +53,7 @@ type Option func(*config)
 type config struct {
 	cache     wazero.CompilationCache
 	interrupt bool
+	noReserve bool
 }
 
 // WithCompilationCache makes Compile use c, for example one shared by several
@@ -78,6 +80,7 @@ type Module struct {
 	rt       wazero.Runtime
 	compiled wazero.CompiledModule
 	cfg      wazero.ModuleConfig
+	alloc    experimental.MemoryAllocator // nil: wazero's copying default
 	closed   atomic.Bool
 }
 
@@ -117,7 +120,7 @@ func Compile(ctx context.Context, wasm []byte, opts ...Option) (*Module, error) 
 		WithSysWalltime().
 		WithSysNanotime().
 		WithSysNanosleep()
-	return &Module{rt: rt, compiled: compiled, cfg: cfg}, nil
+	return &Module{rt: rt, compiled: compiled, cfg: cfg, alloc: c.memoryAllocator()}, nil
 }
 
 // Close releases the Module and closes every Session created from it.
@@ -134,7 +137,11 @@ func (m *Module) NewSession(ctx context.Context) (*Session, error) {
 	if m.closed.Load() {
 		return nil, ErrClosed
 	}
-	inst, err := m.rt.InstantiateModule(ctx, m.compiled, m.cfg)
+	ictx := ctx
+	if m.alloc != nil {
+		ictx = experimental.WithMemoryAllocator(ctx, m.alloc)
+	}
+	inst, err := m.rt.InstantiateModule(ictx, m.compiled, m.cfg)
 	if err != nil {
 		return nil, fmt.Errorf("pinhole: instantiating the module: %w", err)
 	}

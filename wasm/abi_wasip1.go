@@ -46,10 +46,50 @@ func pinholeAlloc(size uint32) uint32 {
 	if size == 0 {
 		size = 1
 	}
+	if reserveHeap && size > reserveAbove && size <= session.MaxRequestBytes {
+		reserve(size) // a larger request is refused unread: nothing to reserve for
+	}
 	buf := make([]byte, size)
 	ptr := uint32(uintptr(unsafe.Pointer(&buf[0])))
 	buffers[ptr] = buf
 	return ptr
+}
+
+// Requests above reserveAbove bytes get the heap their call will need
+// taken from the host in one step, before the buffer is allocated. Go grows
+// a wasm module's linear memory a few megabytes at a time as its heap
+// grows, and each memory.grow is expensive for the host: V8 (Node 20) runs
+// a full collection of the JavaScript heap for each, wazero copies the whole
+// memory. One throwaway allocation of reservePerByte times the request,
+// collected at once, grows the memory once; the freed pages are then reused
+// by the call. reservePerByte is the measured peak heap growth of a cold
+// observe per request byte (BENCHMARKS.md, "Flat cost as the store grows").
+const (
+	reserveAbove   = 1 << 20
+	reservePerByte = 16
+	reserveMax     = 1 << 30 // a backstop; requests are at most session.MaxRequestBytes
+)
+
+// reserveSink keeps the throwaway allocation from being optimised away.
+var reserveSink []byte
+
+// reserve makes sure the heap has reservePerByte·size free bytes: when it
+// has fewer, it allocates that much at once (one memory.grow), drops it and
+// collects, so the pages are free for the call to reuse. A heap already
+// that large is left alone.
+func reserve(size uint32) {
+	n := uint64(size) * reservePerByte
+	if n > reserveMax {
+		n = reserveMax
+	}
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	if ms.HeapIdle >= n {
+		return
+	}
+	reserveSink = make([]byte, n)
+	reserveSink = nil
+	runtime.GC()
 }
 
 // pinholeFree releases a buffer from pinhole_alloc.

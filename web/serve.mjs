@@ -2,6 +2,12 @@
 // (build/pinhole.wasm, served as application/wasm) and the conformance
 // vectors under /vectors/ (index.json lists them). It binds to 127.0.0.1
 // only. `node serve.mjs [port]` prints the address; tests import startServer.
+//
+// Every file is sent with `Cache-Control: no-cache` and an ETag (a hash of
+// its bytes): the browser keeps it and asks each time whether it changed,
+// and a 304 lets it reuse what it holds, for pinhole.wasm also its compiled
+// code when the browser keeps that (compileStreaming of a cached response).
+import { createHash } from "node:crypto";
 import { createServer } from "node:http";
 import { readFile, readdir } from "node:fs/promises";
 import { dirname, extname, join, normalize, resolve, sep } from "node:path";
@@ -37,11 +43,11 @@ export function startServer(opts = {}) {
       if (url.pathname === "/pinhole.wasm") file = wasm;
       else if (url.pathname === "/vectors/index.json") {
         const names = (await readdir(vectors).catch(() => [])).filter((n) => n.endsWith(".in.jsonl")).sort();
-        return send(res, 200, ".json", JSON.stringify(names.map((n) => n.slice(0, -".in.jsonl".length))));
+        return send(res, 200, ".json", JSON.stringify(names.map((n) => n.slice(0, -".in.jsonl".length))), req);
       } else if (url.pathname.startsWith("/vectors/")) file = inside(vectors, url.pathname.slice("/vectors".length));
       else file = inside(dist, url.pathname.endsWith("/") ? url.pathname + "index.html" : url.pathname);
       if (!file) return send(res, 403, ".txt", "forbidden");
-      send(res, 200, extname(file), await readFile(file));
+      send(res, 200, extname(file), await readFile(file), req);
     } catch {
       send(res, 404, ".txt", "not found");
     }
@@ -55,8 +61,25 @@ export function startServer(opts = {}) {
   });
 }
 
-function send(res, status, ext, body) {
-  res.writeHead(status, { "content-type": types[ext] ?? "application/octet-stream", "cache-control": "no-store" });
+/**
+ * send answers with body; a 200 carries an ETag of the body and is answered
+ * 304 (no body) when the request's If-None-Match names that ETag.
+ * @param {import("node:http").ServerResponse} res
+ * @param {number} status @param {string} ext @param {string | Buffer} body
+ * @param {import("node:http").IncomingMessage} [req]
+ */
+function send(res, status, ext, body, req) {
+  const headers = { "content-type": types[ext] ?? "application/octet-stream", "cache-control": "no-store" };
+  if (status === 200) {
+    const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;
+    Object.assign(headers, { "cache-control": "no-cache", etag });
+    const match = req?.headers["if-none-match"];
+    if (match && match.split(",").some((t) => t.trim().replace(/^W\//, "") === etag)) {
+      res.writeHead(304, { "cache-control": "no-cache", etag });
+      return res.end();
+    }
+  }
+  res.writeHead(status, headers);
   res.end(body);
 }
 

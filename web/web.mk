@@ -36,7 +36,7 @@ web-chromium:
 endif
 
 test-web: $(WASM) web-build web-chromium
-	cd web && node --test --test-concurrency=1 --test-timeout=240000 test/e2e.test.mjs
+	cd web && node --test --test-concurrency=1 --test-timeout=240000 test/e2e.test.mjs test/serve.test.mjs
 
 test-web-isolated: $(WASM) web-build web-chromium
 	cd web && node test/isolated.mjs

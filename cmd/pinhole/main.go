@@ -60,6 +60,9 @@ const usage = `usage:
   --wasm FILE      run this pinhole.wasm under wazero instead of the native core
   --pretty         indent the response
   --out FILE       write the draft there   --schema URI   the draft's "$schema" ("" leaves it out)
+
+  With --wasm, compiled modules are cached in $PINHOLE_CACHE_DIR, else in
+  the user cache directory's pinhole/; PINHOLE_NO_CACHE=1 turns that off.
 `
 
 // Exit statuses.
@@ -157,7 +160,8 @@ type core struct {
 }
 
 // compileCache keeps compiled modules for the life of the process, so that
-// a module opened twice (as the tests do) is compiled once.
+// a module opened twice (as the tests do) is compiled once; it is used when
+// the disk cache (cache.go) is off or unusable.
 var compileCache = wazero.NewCompilationCache()
 
 // openCore compiles the module at wasmPath, or picks the native core when
@@ -170,9 +174,11 @@ func openCore(wasmPath string) (*core, error) {
 	if err != nil {
 		return nil, usagef("--wasm: %v", err)
 	}
-	mod, err := host.Compile(context.Background(), wasm, host.WithCompilationCache(compileCache))
-	if err != nil {
-		return nil, err
+	mod, err := host.Compile(context.Background(), wasm, host.WithCompilationCache(compilationCache()))
+	if err != nil { // a disk cache that failed to store: compile without it
+		if mod, err = host.Compile(context.Background(), wasm, host.WithCompilationCache(compileCache)); err != nil {
+			return nil, err
+		}
 	}
 	return &core{mod: mod}, nil
 }

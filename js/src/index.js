@@ -7,7 +7,7 @@
 // bridge itself is a few rooms wired here (rooms.ts says what each holds):
 // link.js, recovery.js, sync.js, audit.js and execute.js. Where the module
 // runs (this thread or a Web Worker) is host.js's business.
-import { compileModule, Instance } from "./module.js";
+import { compileModule, compilingAt, Instance } from "./module.js";
 import { defaultWasm } from "./location.js";
 import { MainHost, WorkerHost, defaultHost } from "./host.js";
 import { Link } from "./link.js";
@@ -74,6 +74,20 @@ export async function createModuleInstance(wasm) {
 }
 
 /**
+ * preloadPinhole starts fetching and compiling the module now (with
+ * `WebAssembly.compileStreaming` when the response is `application/wasm`),
+ * so that it overlaps with the rest of the app's start-up; call it as early
+ * as possible, before the app builds its store. createPinhole given the same
+ * location (or none, for both) uses this compilation instead of starting
+ * another. Without an argument: the module next to the bridge.
+ * @param {string | URL} [wasm]
+ * @returns {Promise<WebAssembly.Module>}
+ */
+export function preloadPinhole(wasm) {
+  return compileModule(wasm ?? defaultWasm());
+}
+
+/**
  * createPinhole starts a bridge: it loads pinhole.wasm, loads the manifest,
  * observes the store's declared slice and follows the store from then on.
  * @param {PinholeOptions} options
@@ -113,8 +127,14 @@ export async function createPinhole(options) {
 async function startHost(o) {
   const io = o.stderr ? { stderr: o.stderr } : undefined;
   if ((o.host ?? defaultHost()) === "worker") {
+    // A compilation preloadPinhole started for this location is handed to
+    // the worker as a Module instead of being fetched and compiled again.
+    let wasm = o.wasm;
+    const pending = wasm === undefined || typeof wasm === "string" || wasm instanceof URL
+      ? compilingAt(wasm ?? defaultWasm()) : undefined;
+    if (pending) wasm = await pending;
     try {
-      return await WorkerHost.start(o.wasm, { stderr: o.stderr, worker: o.worker, defaultWasm });
+      return await WorkerHost.start(wasm, { stderr: o.stderr, worker: o.worker, defaultWasm });
     } catch (err) {
       // Only a worker that cannot start falls back; a module that does not compile fails here as it would in-thread.
       if (o.host === "worker" || /** @type {any} */ (err)?.name !== "WorkerError") throw err;

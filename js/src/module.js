@@ -29,12 +29,43 @@ export async function compileModule(wasm) {
     if (!wasm.ok) throw new Error(`fetching pinhole.wasm failed with status ${wasm.status}`);
     return WebAssembly.compile(await wasm.arrayBuffer());
   }
-  if (typeof wasm === "string" || wasm instanceof URL) {
-    const local = await readLocal(wasm);
-    if (local) return WebAssembly.compile(/** @type {BufferSource} */ (local));
-    return compileModule(await fetch(wasm));
-  }
+  if (typeof wasm === "string" || wasm instanceof URL) return compileLocation(wasm);
   throw new TypeError("wasm must be a WebAssembly.Module, bytes, a Response, a URL or a path");
+}
+
+/**
+ * Compilations of a location, by its text: the first call for a location
+ * starts fetching and compiling it, later calls (a preloadPinhole, then
+ * createPinhole; a second bridge on the page) share that compilation. A
+ * failed one is forgotten, so the next call tries again.
+ * @type {Map<string, Promise<WebAssembly.Module>>}
+ */
+const compiling = new Map();
+
+/**
+ * compilingAt returns the compilation already started for a location, if
+ * any (a preloadPinhole), without starting one.
+ * @param {string | URL | undefined} where
+ * @returns {Promise<WebAssembly.Module> | undefined}
+ */
+export function compilingAt(where) {
+  return where === undefined ? undefined : compiling.get(String(where));
+}
+
+/** @param {string | URL} where */
+function compileLocation(where) {
+  const key = String(where);
+  let p = compiling.get(key);
+  if (!p) {
+    p = (async () => {
+      const local = await readLocal(where);
+      if (local) return WebAssembly.compile(/** @type {BufferSource} */ (local));
+      return compileModule(await fetch(where));
+    })();
+    compiling.set(key, p);
+    p.catch(() => compiling.delete(key));
+  }
+  return p;
 }
 
 /**

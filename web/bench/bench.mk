@@ -14,6 +14,31 @@
 #                        table at the top of BENCHMARKS.md and README.md
 #   make test-tasks      three of those tasks with both agents must succeed
 #                        (part of make test; no figure is asserted)
+BENCH_TARGETS += bench-flat bench-wazero bench-cli
+
+# The module without the one-step heap reservation, for the comparison in
+# bench-flat (same sources, -tags pinhole_noreserve).
+WASM_NORESERVE := build/pinhole-noreserve.wasm
+$(WASM_NORESERVE): $(GO_SOURCES)
+	@mkdir -p build
+	GOOS=wasip1 GOARCH=wasm $(GO) build -tags pinhole_noreserve $(WASM_FLAGS) -o $@ ./wasm
+
+.PHONY: bench-flat bench-wazero bench-cli
+# Cold observe per MB at 10,000, 30,000 and 100,000 orders, with and without
+# the reservation, in Node (js/bench/flat.mjs) and Chromium (web/bench/flat.mjs,
+# which also times first and repeat visits' compileStreaming).
+bench-flat: $(WASM) $(WASM_NORESERVE) js-deps web-build web-chromium
+	cd js && node bench/flat.mjs $(if $(BENCH_QUICK),--quick)
+	node web/bench/flat.mjs $(if $(BENCH_QUICK),--quick)
+
+# A cold observe of 100,000 orders under wazero: reserved memory against
+# wazero's copying growth (host BenchmarkObserve100kCold; bench-go skips it).
+bench-wazero: $(WASM) $(WASM_NORESERVE)
+	set -o pipefail; $(GO) test -run '^$$' -bench 'Observe100kCold' -benchtime 1x -count $(if $(BENCH_QUICK),1,3) -timeout 30m ./host | tee build/bench-wazero.txt
+
+# The CLI's describe --wasm as a new process: disk cache off, cold, warm.
+bench-cli: $(WASM)
+	set -o pipefail; $(GO) test -run '^$$' -bench 'CLIDescribe' -benchtime $(if $(BENCH_QUICK),1x,5x) -timeout 30m ./cmd/pinhole | tee build/bench-cli.txt
 
 #   make bench-offthread main-thread blocking in Chromium (Long Tasks API), the
 #                        module in-thread against worker-hosted: createPinhole to

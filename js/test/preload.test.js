@@ -1,0 +1,45 @@
+// Early compilation: compileModule shares one compilation per location, so
+// preloadPinhole started before the store exists is the compilation
+// createPinhole then uses; a location that failed is tried again.
+import test from "node:test";
+import assert from "node:assert/strict";
+import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { compileModule, createPinhole, preloadPinhole } from "../src/index.js";
+import { KEY, MANIFEST, WASM, ordersState, plainStore } from "./helpers.js";
+
+test("one compilation per location, shared by preloadPinhole and createPinhole", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "pinhole-preload-"));
+  try {
+    const path = join(dir, "pinhole.wasm");
+    copyFileSync(WASM, path);
+    const early = preloadPinhole(path);
+    const again = compileModule(path);
+    assert.equal(await early, await again, "the same location compiles once");
+    const p = /** @type {any} */ (await createPinhole({ wasm: path, manifest: MANIFEST, store: plainStore(ordersState()), key: KEY }));
+    try {
+      assert.equal(p.link.module, await early, "createPinhole uses the preloaded module");
+      assert.match(await p.describeText(), /"snapshot":"s1"/);
+    } finally {
+      p.dispose();
+    }
+    const byURL = await compileModule(pathToFileURL(path));
+    assert.ok(byURL instanceof WebAssembly.Module);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a location that failed to compile is tried again", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "pinhole-preload-"));
+  try {
+    const path = join(dir, "later.wasm");
+    await assert.rejects(preloadPinhole(path), /ENOENT/);
+    copyFileSync(WASM, path);
+    assert.ok((await preloadPinhole(path)) instanceof WebAssembly.Module);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
