@@ -84,7 +84,12 @@ export async function createModuleInstance(wasm) {
  * @returns {Promise<WebAssembly.Module>}
  */
 export function preloadPinhole(wasm) {
-  return compileModule(wasm ?? defaultWasm());
+  const where = wasm ?? defaultWasm();
+  if (where === undefined) {
+    return Promise.reject(new TypeError("preloadPinhole: this build cannot locate pinhole.wasm (no import.meta.url, " +
+      "no document.currentScript): pass its URL"));
+  }
+  return compileModule(where);
 }
 
 /**

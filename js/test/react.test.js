@@ -2,6 +2,7 @@
 // react-dom in a jsdom page: one bridge through StrictMode's double mount,
 // disposed on unmount (also when it arrives after the unmount), handlers of
 // the latest render, the provider, and a setup error as state.
+import { readFileSync } from "node:fs";
 import test from "node:test";
 import assert from "node:assert/strict";
 import { StrictMode, act, createElement as h, useEffect } from "react";
@@ -79,13 +80,21 @@ test("StrictMode's double mount keeps one bridge; unmount disposes it", async ()
 test("a bridge that arrives after its component unmounted is disposed at once", async () => {
   const store = countingStore();
   const rec = recorder();
+  // The module arrives as a streamed response whose bytes are held back
+  // until the component has unmounted, so the bridge cannot start before.
+  /** @type {ReadableStreamDefaultController<Uint8Array>} */
+  let body;
+  const wasm = new Response(new ReadableStream({ start(c) { body = c; } }),
+    { headers: { "content-type": "application/wasm" } });
   function Probe() {
-    usePinhole({ wasm: WASM, manifest: MANIFEST, store, trace: rec.trace });
+    usePinhole({ wasm, manifest: MANIFEST, store, trace: rec.trace });
     return null;
   }
   const root = await mount(h(StrictMode, null, h(Probe)));
   await act(() => root.unmount()); // before the module is compiled
   assert.equal(store.subscribed, 0, "unmounted before the bridge started");
+  body.enqueue(new Uint8Array(readFileSync(WASM)));
+  body.close();
   await waitFor(() => store.subscribed === 1, "the late bridge");
   await settle();
   assert.equal(store.active, 0, "the late bridge was disposed");

@@ -22,11 +22,13 @@ test-pack: pack $(WEB_STAMP)
 # The lockfiles pin every dependency but the tarball (its integrity entry is
 # left out: it changes with every build of the module). `npm install
 # --no-save` follows the lockfile without rewriting it; the package is
-# removed first so the current tarball is always the one installed. (npm ci
+# removed first so the current tarball is always the one installed, and so is
+# Vite's cache of pre-bundled dependencies, which would otherwise keep serving
+# the previous tarball's code under the dev server. (npm ci
 # is not used: it rejects vite 8's lockfile here, which lacks an optional
 # Windows-only dependency this registry does not serve.)
 web/examples/%/node_modules/.package-lock.json: web/examples/%/package.json web/examples/%/package-lock.json $(PACK)
-	rm -rf web/examples/$*/node_modules/@pinholectx
+	rm -rf web/examples/$*/node_modules/@pinholectx web/examples/$*/node_modules/.vite
 	cd web/examples/$* && npm install --no-save --prefer-offline --no-audit --no-fund --loglevel=error
 	@touch $@
 

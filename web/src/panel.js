@@ -91,10 +91,30 @@ export function mountPanel(root, { pinhole, app, consoleRoot }) {
     }
   }
 
+  /** Refreshes started, and the render of the latest: an older one whose answers come later shows nothing. */
+  let started = 0;
+  /** @type {Promise<void>} */
+  let latest = Promise.resolve();
+
+  /** refresh shows the current request's answer; it settles once the latest refresh has rendered. */
   async function refresh() {
-    $("#nextreq").textContent = JSON.stringify(request);
-    const isDefault = Object.keys(request).length === 0;
-    const [main, raw] = await Promise.all([describeText({}), isDefault ? null : describeText(request)]);
+    let p = render(++started);
+    latest = p;
+    await p;
+    while (latest !== p) {
+      p = latest;
+      await p;
+    }
+  }
+
+  /** @param {number} n */
+  async function render(n) {
+    const req = request;
+    const isDefault = Object.keys(req).length === 0;
+    const [main, raw] = await Promise.all([describeText({}), isDefault ? null : describeText(req)]);
+    if (n !== started) return;
+    // The request and its answer are shown together.
+    $("#nextreq").textContent = JSON.stringify(req);
     last = { text: raw ?? main, value: JSON.parse(raw ?? main) };
     $("#context").innerHTML = jsonHTML(last.value);
     renderOverview(main);
