@@ -9,17 +9,18 @@
 //                                   of the 48-order store (web/bench/run.mjs)
 //   node startup-node.mjs pinhole   pinhole.wasm phase by phase (coldstart.mjs)
 //   node startup-node.mjs empty     the empty Go reactor (build/empty-reactor.wasm)
+//   node startup-node.mjs baseline FILE   another build of pinhole.wasm, phase by phase
 import { readFileSync } from "node:fs";
 import { startup, KEY } from "./latency.mjs";
 import { coldStart } from "./coldstart.mjs";
 
 const which = process.argv[2];
 const file = which === "empty" ? "empty-reactor.wasm" : "pinhole.wasm";
-const bytes = readFileSync(new URL("../../build/" + file, import.meta.url));
+const bytes = which === "baseline" ? readFileSync(process.argv[3]) : readFileSync(new URL("../../build/" + file, import.meta.url));
 const manifest = JSON.parse(readFileSync(new URL("../../testdata/orders/manifest.json", import.meta.url), "utf8"));
 let out;
-if (which === "pinhole" || which === "empty") {
-  const load = which === "pinhole" ? `{"op":"load","manifest":${JSON.stringify(manifest)},"key":${JSON.stringify(KEY)}}` : null;
+if (which === "pinhole" || which === "empty" || which === "baseline") {
+  const load = which !== "empty" ? `{"op":"load","manifest":${JSON.stringify(manifest)},"key":${JSON.stringify(KEY)}}` : null;
   const t0 = process.cpuUsage();
   out = (await coldStart(() => WebAssembly.compile(bytes), load)).times;
   const cpu = process.cpuUsage(t0);

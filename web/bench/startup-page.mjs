@@ -8,11 +8,11 @@ import { KEY, unique } from "./latency.mjs";
 
 Object.assign(window, {
   startup: {
-    /** @param {"pinhole" | "empty"} which */
+    /** @param {"pinhole" | "empty" | "baseline"} which */
     async run(which) {
-      const url = which === "empty" ? "/empty-reactor.wasm" : "/pinhole.wasm";
+      const url = which === "pinhole" ? "/pinhole.wasm" : `/${which === "empty" ? "empty-reactor" : "baseline"}.wasm`;
       const bytes = new Uint8Array(await (await fetch(url, { cache: "no-store" })).arrayBuffer());
-      const load = which === "pinhole" ? `{"op":"load","manifest":${JSON.stringify(manifest)},"key":${JSON.stringify(KEY)}}` : null;
+      const load = which !== "empty" ? `{"op":"load","manifest":${JSON.stringify(manifest)},"key":${JSON.stringify(KEY)}}` : null;
       return (await coldStart(() => WebAssembly.compile(unique(bytes)), load)).times;
     },
   },

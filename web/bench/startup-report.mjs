@@ -52,10 +52,12 @@ export function startupFloorSection(build) {
   for (const [k, name] of [["node", "Node " + r.machine.node], ["chromium", "Chromium " + (r.machine.chromium ?? "")]]) {
     const x = r[k];
     if (!x) continue;
-    for (const [m, label] of [["pinhole", "pinhole.wasm"], ["empty", "empty reactor"]]) {
+    for (const [m, label] of [["pinhole", "pinhole.wasm"], ["empty", "empty reactor"], ["baseline", "baseline (another pinhole.wasm)"]]) {
       const s = x[m];
+      if (!s) continue;
       lines.push(`| ${name}, ${label} | ${f(s.compile)} | ${f(s.instantiate)} | ${f(s.initialize)} | ${m === "empty" ? "–" : f(s.load)} | **${f(s.total)}** |`);
     }
+    if (x.pairedVsBaseline) verdicts.push(`${name.split(" ")[0]}: pinhole.wasm ÷ the baseline, per round ${x.pairedVsBaseline.median.toFixed(3)}× (p10–p90 ${x.pairedVsBaseline.p10.toFixed(2)}–${x.pairedVsBaseline.p90.toFixed(2)})`);
     verdicts.push(`${name.split(" ")[0]}: ${x.ratio.toFixed(2)}× (ratio of the medians; per round ${x.pairedRatio.median.toFixed(2)}×, p10–p90 ${x.pairedRatio.p10.toFixed(2)}–${x.pairedRatio.p90.toFixed(2)}), goal ${GOAL}× ${x.ratio <= GOAL ? "**met**" : "**not met**"}`);
   }
   return `${title}
