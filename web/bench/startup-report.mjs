@@ -52,7 +52,7 @@ export function startupFloorSection(build) {
   for (const [k, name] of [["node", "Node " + r.machine.node], ["chromium", "Chromium " + (r.machine.chromium ?? "")]]) {
     const x = r[k];
     if (!x) continue;
-    for (const [m, label] of [["pinhole", "pinhole.wasm"], ["empty", "empty reactor"], ["baseline", "baseline (another pinhole.wasm)"]]) {
+    for (const [m, label] of [["pinhole", "pinhole.wasm"], ["empty", "empty reactor"], ["baseline", "baseline (`--baseline`)"]]) {
       const s = x[m];
       if (!s) continue;
       lines.push(`| ${name}, ${label} | ${f(s.compile)} | ${f(s.instantiate)} | ${f(s.initialize)} | ${m === "empty" ? "–" : f(s.load)} | **${f(s.total)}** |`);
@@ -69,7 +69,8 @@ Go wasip1 reactor (web/bench/emptyreactor, built with the module's flags),
 in alternating order, each in a fresh Node process (${r.node?.rounds ?? "–"} rounds) or a
 fresh Chromium browser context (${r.chromium?.rounds ?? "–"} rounds), from bytes in memory
 (made unique in Chromium, so nothing is cached); written ${r.written.replace("T", " ").replace(/\.\d+Z$/, " UTC")},
-${r.machine.cpus} cores (${r.machine.model}), load average ${r.loadAverageAtStart.join(" ")} at the start.
+${r.machine.cpus} cores (${r.machine.model}), load average ${r.loadAverageAtStart.join(" ")} at the start.${r.baseline ? `
+The baseline rows are another build of the module, ${r.baseline.split("/").pop()}, started in the same rounds.` : ""}
 
 ${verdicts.map((v) => "- " + v).join("\n")}
 `;
