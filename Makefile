@@ -6,8 +6,11 @@ GO ?= go
 export GOFLAGS ?= -mod=readonly
 WASM := build/pinhole.wasm
 GO_SOURCES := $(shell find wasm internal -name '*.go' -not -name '*_test.go') go.mod go.sum
-# Reproducible module builds (same bytes from the same sources).
-WASM_FLAGS := -buildmode=c-shared -trimpath -buildvcs=false -ldflags='-s -w -buildid='
+# Reproducible module builds (same bytes from the same sources). Our own
+# packages are built without inlining: smaller functions start faster in
+# V8 (BENCHMARKS.md, "Where the start-up goes").
+WASM_FLAGS := -buildmode=c-shared -trimpath -buildvcs=false -ldflags='-s -w -buildid=' \
+	-gcflags='github.com/pinholectx/pinhole/...=-l'
 
 # Fragments append their suites to TEST_TARGETS and benchmarks to BENCH_TARGETS.
 TEST_TARGETS := test-go test-checks

@@ -45,10 +45,10 @@ bench-cli: $(WASM)
 #                        the first describe, a 10,000-order cold sync, and the
 #                        demo's 10,000-order switch; writes build/bench-offthread.json
 
-BENCH_TARGETS += bench-offthread bench-tasks bench-compare
+BENCH_TARGETS += bench-startup bench-offthread bench-tasks bench-compare
 TEST_TARGETS += test-tasks
 
-.PHONY: bench-compare bench-report bench-tasks test-tasks bench-offthread
+.PHONY: bench-compare bench-report bench-tasks test-tasks bench-offthread bench-startup
 
 # Under `make bench` the comparison runs after the benchmarks listed before it,
 # so the report folds in their fresh outputs (also with make -j).
@@ -72,3 +72,16 @@ test-tasks: $(WASM) web-build web-chromium
 
 bench-offthread: $(WASM) web-build web-chromium
 	node web/bench/offthread.mjs $(if $(BENCH_QUICK),--quick)
+
+#   make bench-startup   pinhole.wasm's cold start against an empty Go wasip1
+#                        reactor (web/bench/emptyreactor, built with the same
+#                        flags), interleaved, phase by phase, in fresh Node
+#                        processes and fresh Chromium pages; writes
+#                        build/bench-startup.json (web/bench/startup.mjs)
+
+build/empty-reactor.wasm: web/bench/emptyreactor/main.go
+	@mkdir -p build
+	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_FLAGS) -o $@ ./web/bench/emptyreactor
+
+bench-startup: $(WASM) build/empty-reactor.wasm web-chromium
+	node web/bench/startup.mjs $(if $(BENCH_QUICK),--quick)

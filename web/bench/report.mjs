@@ -1,7 +1,8 @@
 // Writes BENCHMARKS.md (repository root) and web/bench/chart.svg from the
 // benchmark outputs under build/: bench-compare.json (web/bench/run.mjs),
 // and, when present, bench-go.txt (`make bench-go`), bench-js.json
-// (`make bench-js`) and bench-worker.txt (`make bench-worker`). A missing
+// (`make bench-js`), bench-startup.json (`make bench-startup`) and
+// bench-worker.txt (`make bench-worker`). A missing
 // input is reported as "not run"; the report never fails for it.
 //
 //   node web/bench/report.mjs
@@ -14,6 +15,7 @@ import { summarize } from "./measure.mjs";
 import { tasksSection, wrap } from "./tasks-report.mjs";
 import { offthreadSection } from "./offthread-report.mjs";
 import { flatSections } from "./report-flat.mjs";
+import { startupFloorSection, startupGoalRows } from "./startup-report.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, "../..");
@@ -183,6 +185,7 @@ function goals() {
     rows.push(["Start-up < 50 ms in Chromium (compile + instantiate + load manifest)",
       `${ms(t)} ms median from bytes in memory` + (st ? `; ${ms(st)} ms with \`compileStreaming\` from the local server, fetch included` : ""), yes(t < 50)]);
   }
+  rows.push(...startupGoalRows(build));
   const m = R.module;
   rows.push(["Module ≤ 1.0 MB gzip", `${int(m.gzip)} bytes (${(m.gzip / 1e6).toFixed(3)} MB, ${(m.gzip / 2 ** 20).toFixed(3)} MiB)`,
     m.gzip <= 1e6 ? yes(true) : m.gzip <= 2 ** 20 ? "**not met** in MB (10⁶ B); met in MiB" : yes(false)]);
@@ -451,6 +454,7 @@ out.push(`## The other benchmarks
 
 ${goSection("Go: the core natively (wasm/...) and under wazero (host/)", "bench-go.txt", "make bench-go")}
 ${jsSection()}
+${startupFloorSection(build)}
 ${offthreadSection(build)}
 ${goSection("Cloudflare Worker (cmd/worker)", "bench-worker.txt", "make bench-worker")}
 ${existsSync(join(repo, "cmd/worker/BENCHMARKS.md")) ? "The Worker's own analysis: [cmd/worker/BENCHMARKS.md](cmd/worker/BENCHMARKS.md).\n" : ""}`);

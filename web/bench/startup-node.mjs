@@ -1,11 +1,31 @@
-// One cold start of pinhole.wasm in a fresh Node process: compile from the
-// bytes in memory, instantiate (with _initialize), load the orders manifest,
-// then createPinhole + the first describe of the 48-order store. run.mjs
-// starts one process per sample, so no compiled code or background
-// compilation carries over between samples. Prints the figures as JSON.
+// One cold start in a fresh Node process, from bytes in memory. run.mjs and
+// startup.mjs start one process per sample, so no compiled code or
+// background compilation carries over between samples. Prints the figures
+// as JSON.
+//
+//   node startup-node.mjs           pinhole.wasm: compile, instantiate +
+//                                   _initialize, load of the orders manifest,
+//                                   then createPinhole + the first describe
+//                                   of the 48-order store (web/bench/run.mjs)
+//   node startup-node.mjs pinhole   pinhole.wasm phase by phase (coldstart.mjs)
+//   node startup-node.mjs empty     the empty Go reactor (build/empty-reactor.wasm)
+//   node startup-node.mjs baseline FILE   another build of pinhole.wasm, phase by phase
 import { readFileSync } from "node:fs";
-import { startup } from "./latency.mjs";
+import { startup, KEY } from "./latency.mjs";
+import { coldStart } from "./coldstart.mjs";
 
-const bytes = readFileSync(new URL("../../build/pinhole.wasm", import.meta.url));
+const which = process.argv[2];
+const file = which === "empty" ? "empty-reactor.wasm" : "pinhole.wasm";
+const bytes = which === "baseline" ? readFileSync(process.argv[3]) : readFileSync(new URL("../../build/" + file, import.meta.url));
 const manifest = JSON.parse(readFileSync(new URL("../../testdata/orders/manifest.json", import.meta.url), "utf8"));
-process.stdout.write(JSON.stringify(await startup(() => WebAssembly.compile(bytes), manifest, 1)) + "\n");
+let out;
+if (which === "pinhole" || which === "empty" || which === "baseline") {
+  const load = which !== "empty" ? `{"op":"load","manifest":${JSON.stringify(manifest)},"key":${JSON.stringify(KEY)}}` : null;
+  const t0 = process.cpuUsage();
+  out = (await coldStart(() => WebAssembly.compile(bytes), load)).times;
+  const cpu = process.cpuUsage(t0);
+  out.cpu = (cpu.user + cpu.system) / 1000;
+} else {
+  out = await startup(() => WebAssembly.compile(bytes), manifest, 1);
+}
+process.stdout.write(JSON.stringify(out) + "\n");

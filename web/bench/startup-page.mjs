@@ -1,0 +1,20 @@
+// The start-up benchmark's page (bundled by web/bench/startup.mjs): one cold
+// start of pinhole.wasm or of the empty Go reactor in this fresh page, from
+// bytes fetched beforehand (untimed) and made unique so that nothing is
+// cached, phase by phase (coldstart.mjs).
+import manifest from "../../testdata/orders/manifest.json";
+import { coldStart } from "./coldstart.mjs";
+import { KEY, unique } from "./latency.mjs";
+
+Object.assign(window, {
+  startup: {
+    /** @param {"pinhole" | "empty" | "baseline"} which */
+    async run(which) {
+      const url = which === "pinhole" ? "/pinhole.wasm" : `/${which === "empty" ? "empty-reactor" : "baseline"}.wasm`;
+      const bytes = new Uint8Array(await (await fetch(url, { cache: "no-store" })).arrayBuffer());
+      const load = which !== "empty" ? `{"op":"load","manifest":${JSON.stringify(manifest)},"key":${JSON.stringify(KEY)}}` : null;
+      return (await coldStart(() => WebAssembly.compile(unique(bytes)), load)).times;
+    },
+  },
+});
+document.documentElement.dataset.ready = "true";

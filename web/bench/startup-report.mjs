@@ -1,0 +1,77 @@
+// The start-up floor section of BENCHMARKS.md, from build/bench-startup.json
+// (web/bench/startup.mjs, `make bench-startup`). report.mjs includes it.
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+
+/** GOAL is issue 14's aim: pinhole.wasm's cold start within this factor of an empty Go reactor's. */
+export const GOAL = 1.6;
+
+/**
+ * readStartup returns the parsed build/bench-startup.json, or null.
+ * @param {string} build the build directory
+ */
+export function readStartup(build) {
+  const file = join(build, "bench-startup.json");
+  if (!existsSync(file)) return null;
+  try {
+    return JSON.parse(readFileSync(file, "utf8"));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * startupGoalRows gives the goals table its rows: one per runtime measured.
+ * @param {string} build
+ * @returns {string[][]}
+ */
+export function startupGoalRows(build) {
+  const r = readStartup(build);
+  if (!r) return [];
+  return ["node", "chromium"].filter((k) => r[k]).map((k) => [
+    `Cold start (compile + instantiate + \`_initialize\` + load of the orders manifest) within ${GOAL}× an empty Go wasip1 reactor's, ${k === "node" ? "Node" : "Chromium"}`,
+    `${r[k].pinhole.total.median} ÷ ${r[k].empty.total.median} ms = ${r[k].ratio.toFixed(2)}×`,
+    r[k].ratio <= GOAL ? "**met**" : "**not met**",
+  ]);
+}
+
+/**
+ * startupSection renders both modules' phases per runtime and the ratio.
+ * @param {string} build the build directory
+ */
+export function startupFloorSection(build) {
+  const title = "### Start-up against an empty Go reactor";
+  const r = readStartup(build);
+  if (!r) return `${title}\n\nnot run (\`make bench-startup\` writes build/bench-startup.json).\n`;
+  const f = (/** @type {any} */ s) => (s ? `${s.median} (${s.p10}–${s.p90})` : "–");
+  const lines = [
+    "| runtime, module | compile | instantiate | `_initialize` | load of the orders manifest | total |",
+    "| --- | --- | --- | --- | --- | --- |",
+  ];
+  const verdicts = [];
+  for (const [k, name] of [["node", "Node " + r.machine.node], ["chromium", "Chromium " + (r.machine.chromium ?? "")]]) {
+    const x = r[k];
+    if (!x) continue;
+    for (const [m, label] of [["pinhole", "pinhole.wasm"], ["empty", "empty reactor"], ["baseline", "baseline (`--baseline`)"]]) {
+      const s = x[m];
+      if (!s) continue;
+      lines.push(`| ${name}, ${label} | ${f(s.compile)} | ${f(s.instantiate)} | ${f(s.initialize)} | ${m === "empty" ? "–" : f(s.load)} | **${f(s.total)}** |`);
+    }
+    if (x.pairedVsBaseline) verdicts.push(`${name.split(" ")[0]}: pinhole.wasm ÷ the baseline, per round ${x.pairedVsBaseline.median.toFixed(3)}× (p10–p90 ${x.pairedVsBaseline.p10.toFixed(2)}–${x.pairedVsBaseline.p90.toFixed(2)})`);
+    verdicts.push(`${name.split(" ")[0]}: ${x.ratio.toFixed(2)}× (ratio of the medians; per round ${x.pairedRatio.median.toFixed(2)}×, p10–p90 ${x.pairedRatio.p10.toFixed(2)}–${x.pairedRatio.p90.toFixed(2)}), goal ${GOAL}× ${x.ratio <= GOAL ? "**met**" : "**not met**"}`);
+  }
+  return `${title}
+
+${lines.join("\n")}
+
+Milliseconds, median (p10–p90). Each round starts pinhole.wasm and an empty
+Go wasip1 reactor (web/bench/emptyreactor, built with the module's flags),
+in alternating order, each in a fresh Node process (${r.node?.rounds ?? "–"} rounds) or a
+fresh Chromium browser context (${r.chromium?.rounds ?? "–"} rounds), from bytes in memory
+(made unique in Chromium, so nothing is cached); written ${r.written.replace("T", " ").replace(/\.\d+Z$/, " UTC")},
+${r.machine.cpus} cores (${r.machine.model}), load average ${r.loadAverageAtStart.join(" ")} at the start.${r.baseline ? `
+The baseline rows are another build of the module, ${r.baseline.split("/").pop()}, started in the same rounds.` : ""}
+
+${verdicts.map((v) => "- " + v).join("\n")}
+`;
+}

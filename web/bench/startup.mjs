@@ -1,0 +1,103 @@
+// pinhole.wasm's cold start against an empty Go wasip1 reactor's
+// (web/bench/emptyreactor, built with the same flags), measured in the same
+// run and interleaved: each round starts one of each, in alternating order,
+// in a fresh Node process and in a fresh Chromium browser context. Phases:
+// compile (from bytes in memory), instantiate, _initialize, and for
+// pinhole.wasm the load of the orders manifest. Writes
+// build/bench-startup.json; web/bench/report.mjs puts it in BENCHMARKS.md.
+// BENCH_QUICK=1 (or --quick) runs three rounds. --baseline FILE adds
+// another build of pinhole.wasm to every round (a before/after comparison
+// in the same run).
+import * as esbuild from "esbuild";
+import { execFileSync } from "node:child_process";
+import { copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, totalmem } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+import { startServer } from "../serve.mjs";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repo = resolve(here, "../..");
+const out = join(repo, "build", "bench-startup");
+const quick = process.argv.includes("--quick") || !!process.env.BENCH_QUICK;
+const NODE_ROUNDS = quick ? 3 : 41;
+const PAGE_ROUNDS = quick ? 3 : 21;
+const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
+const bi = process.argv.indexOf("--baseline");
+const BASELINE = bi > 0 ? resolve(process.argv[bi + 1]) : null;
+const MODULES = BASELINE ? ["pinhole", "empty", "baseline"] : ["pinhole", "empty"];
+const PHASES = ["compile", "instantiate", "initialize", "load", "total"];
+
+const quantile = (xs, q) => { const s = [...xs].sort((a, b) => a - b); return s.length ? s[Math.min(s.length - 1, Math.floor(q * (s.length - 1) + 0.5))] : NaN; };
+const stat = (xs) => ({ median: +quantile(xs, 0.5).toFixed(2), p10: +quantile(xs, 0.1).toFixed(2), p90: +quantile(xs, 0.9).toFixed(2), n: xs.length });
+
+/**
+ * runRounds calls sample(which) for every module in every round, in
+ * turn-about order (forwards in even rounds, backwards in odd ones).
+ * @param {number} rounds
+ * @param {(which: string) => Promise<Record<string, number>>} sample
+ */
+async function runRounds(rounds, sample) {
+  /** @type {Record<string, Record<string, number>[]>} */
+  const rows = Object.fromEntries(MODULES.map((m) => [m, []]));
+  for (let r = 0; r < rounds; r++) {
+    for (const which of r % 2 ? [...MODULES].reverse() : MODULES) rows[which].push(await sample(which));
+  }
+  const keys = Object.keys(rows.pinhole[0]);
+  const sum = (which) => Object.fromEntries(keys.map((k) => [k, stat(rows[which].map((x) => x[k]))]));
+  /** @type {any} */
+  const res = { rounds, ...Object.fromEntries(MODULES.map((m) => [m, sum(m)])) };
+  // The ratio of the medians (the goal) and the median of the per-round ratios.
+  res.ratio = +(res.pinhole.total.median / res.empty.total.median).toFixed(3);
+  res.pairedRatio = stat(rows.pinhole.map((p, i) => p.total / rows.empty[i].total));
+  if (BASELINE) res.pairedVsBaseline = stat(rows.pinhole.map((p, i) => p.total / rows.baseline[i].total));
+  return res;
+}
+
+const result = {
+  baseline: BASELINE,
+  machine: { cpus: cpus().length, model: cpus()[0]?.model, memGB: +(totalmem() / 2 ** 30).toFixed(1), node: process.version },
+  written: new Date().toISOString(), loadAverageAtStart: loadavg().map((x) => +x.toFixed(2)), phases: PHASES,
+};
+
+console.log(`Node: ${NODE_ROUNDS} rounds, one fresh process per sample`);
+result.node = await runRounds(NODE_ROUNDS, async (which) =>
+  JSON.parse(execFileSync(process.execPath, [join(here, "startup-node.mjs"), which, ...(which === "baseline" ? [BASELINE] : [])], { encoding: "utf8" })));
+console.log("node", JSON.stringify({ ratio: result.node.ratio, pinhole: result.node.pinhole.total, empty: result.node.empty.total }));
+
+rmSync(out, { recursive: true, force: true });
+mkdirSync(out, { recursive: true });
+await esbuild.build({
+  entryPoints: { page: join(here, "startup-page.mjs") }, bundle: true, format: "esm", platform: "browser", target: "chrome120",
+  outdir: out, logLevel: "warning", external: ["node:*"], define: { "process.argv": "[]" },
+  alias: { "#platform": join(repo, "js/src/platform-browser.js") },
+});
+writeFileSync(join(out, "index.html"), '<!doctype html><meta charset="utf-8"><title>start-up bench</title><script type="module" src="/page.js"></script>\n');
+copyFileSync(join(repo, "build", "empty-reactor.wasm"), join(out, "empty-reactor.wasm"));
+if (BASELINE) copyFileSync(BASELINE, join(out, "baseline.wasm"));
+
+const server = await startServer({ dist: out });
+const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true,
+  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"] });
+try {
+  result.machine.chromium = browser.version();
+  console.log(`Chromium: ${PAGE_ROUNDS} rounds, one fresh browser context per sample`);
+  result.chromium = await runRounds(PAGE_ROUNDS, async (which) => {
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      await page.goto(server.url);
+      await page.waitForSelector("html[data-ready=true]");
+      return await page.evaluate((w) => window.startup.run(w), which);
+    } finally {
+      await context.close();
+    }
+  });
+  console.log("chromium", JSON.stringify({ ratio: result.chromium.ratio, pinhole: result.chromium.pinhole.total, empty: result.chromium.empty.total }));
+} finally {
+  await browser.close();
+  await server.close();
+}
+result.loadAverageAtEnd = loadavg().map((x) => +x.toFixed(2));
+writeFileSync(join(repo, "build", "bench-startup.json"), JSON.stringify(result, null, 1) + "\n");
