@@ -20,7 +20,7 @@ BENCH_TARGETS := bench-go
 all: wasm cli
 
 wasm: $(WASM)
-$(WASM): $(GO_SOURCES)
+$(WASM): $(GO_SOURCES) Makefile
 	@mkdir -p build
 	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_FLAGS) -o $@ ./wasm
 
