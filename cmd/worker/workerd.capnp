@@ -32,8 +32,6 @@ const pinhole :Workerd.Worker = (
     (name = "PINHOLE_MAX_BATCH", fromEnvironment = "PINHOLE_MAX_BATCH"),
     (name = "PINHOLE_MANIFESTS", fromEnvironment = "PINHOLE_MANIFESTS"),
     (name = "PINHOLE_INSTANCE", fromEnvironment = "PINHOLE_INSTANCE"),
-    # Test only: the fault-injection endpoints (main_js.go, fault_js.go).
-    (name = "PINHOLE_TEST_FAULTS", fromEnvironment = "PINHOLE_TEST_FAULTS"),
     (name = "ASSETS", service = "assets"),
   ],
 );

@@ -89,6 +89,25 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// testConfig writes workerd-test.capnp beside the built Worker's
+// workerd.capnp: the same configuration plus the PINHOLE_TEST_FAULTS
+// binding, so the fault-injection endpoints can be switched on in tests
+// while the configuration that ships cannot bind them at all.
+func testConfig(dir string) (string, error) {
+	b, err := os.ReadFile(filepath.Join(dir, "workerd.capnp"))
+	if err != nil {
+		return "", err
+	}
+	const anchor = `    (name = "ASSETS", service = "assets"),`
+	if !strings.Contains(string(b), anchor) {
+		return "", fmt.Errorf("workerd.capnp has no ASSETS binding to add the test binding before")
+	}
+	test := strings.Replace(string(b), anchor,
+		`    (name = "PINHOLE_TEST_FAULTS", fromEnvironment = "PINHOLE_TEST_FAULTS"),`+"\n"+anchor, 1)
+	const name = "workerd-test.capnp"
+	return name, os.WriteFile(filepath.Join(dir, name), []byte(test), 0o644)
+}
+
 // startWorkerd starts workerd on the built Worker with env (PINHOLE_*
 // settings) and waits for /healthz. It returns the Worker's base URL and
 // workerd's process id; stop kills it (its whole process group).
@@ -108,7 +127,11 @@ func startWorkerd(env []string) (url string, pid int, stop func(), err error) {
 	}
 	addr := l.Addr().String()
 	l.Close()
-	cmd := exec.Command(bin, "serve", "workerd.capnp", "--socket-addr", "http="+addr)
+	config, err := testConfig(dir)
+	if err != nil {
+		return "", 0, nil, err
+	}
+	cmd := exec.Command(bin, "serve", config, "--socket-addr", "http="+addr)
 	cmd.Dir = dir
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "PINHOLE_") {
