@@ -700,3 +700,17 @@ func TestSessionPatchCopyRefused(t *testing.T) {
 		t.Errorf("move and add: %d %s", res.status, res.body)
 	}
 }
+
+// TestShippedConfigsBindNoFaults: the fault-injection switch exists only in
+// the tests' own workerd configuration, never in what a deployment uses.
+func TestShippedConfigsBindNoFaults(t *testing.T) {
+	for _, f := range []string{"workerd.capnp", "wrangler.jsonc"} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(b), EnvTestFaults) {
+			t.Errorf("%s mentions %s", f, EnvTestFaults)
+		}
+	}
+}
