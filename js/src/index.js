@@ -131,6 +131,7 @@ export async function createPinhole(options) {
  */
 async function startHost(o) {
   const io = o.stderr ? { stderr: o.stderr } : undefined;
+  let fallback = o.wasm;
   if ((o.host ?? defaultHost()) === "worker") {
     // A compilation preloadPinhole started for this location is handed to
     // the worker as a Module instead of being fetched and compiled again.
@@ -138,6 +139,9 @@ async function startHost(o) {
     const pending = wasm === undefined || typeof wasm === "string" || wasm instanceof URL
       ? compilingAt(wasm ?? defaultWasm()) : undefined;
     if (pending) wasm = await pending;
+    // The worker reads a Response's body before it is known to start: the
+    // fallback to this thread compiles a copy of it.
+    if (o.host === undefined && typeof Response !== "undefined" && wasm instanceof Response) fallback = wasm.clone();
     try {
       return await WorkerHost.start(wasm, { stderr: o.stderr, worker: o.worker, defaultWasm });
     } catch (err) {
@@ -145,7 +149,7 @@ async function startHost(o) {
       if (o.host === "worker" || /** @type {any} */ (err)?.name !== "WorkerError") throw err;
     }
   }
-  const module = o.wasm !== undefined ? await compileModule(o.wasm) : await compilePackaged();
+  const module = fallback !== undefined ? await compileModule(fallback) : await compilePackaged();
   return new MainHost(module, io);
 }
 

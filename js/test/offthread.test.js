@@ -8,6 +8,7 @@
 // Chromium runs the real thing (web/examples/test/offthread.test.mjs).
 import test from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { createPinhole, internals } from "../src/index.js";
 import { WASM, MANIFEST, KEY, ordersState, plainStore, setStatus, settle } from "./helpers.js";
@@ -167,6 +168,26 @@ test("a worker script that cannot load: the default host falls back to this thre
     await assert.rejects(bridge("worker"), { name: "WorkerError" });
     const { p: q } = await bridge(/** @type {any} */ (undefined));
     assert.equal(q.host, "worker", "with the script there, a page's default is the worker");
+    q.dispose();
+  } finally {
+    delete (/** @type {any} */ (globalThis)).document;
+  }
+});
+
+test("a Response as wasm: a worker that cannot start falls back to this thread with the Response unread there", async () => {
+  /** @type {any} */ (globalThis).document = {};
+  try {
+    const bytes = readFileSync(WASM);
+    for (const type of ["application/wasm", "application/octet-stream"]) {
+      FakeWorker.failLoad = true;
+      const { p } = await bridge(/** @type {any} */ (undefined), { wasm: new Response(bytes, { headers: { "content-type": type } }) });
+      assert.equal(p.host, "main", type);
+      assert.equal((/** @type {any} */ (await p.describe({ limit: 1 }))).context.recordsTotal, 48, type);
+      p.dispose();
+    }
+    const { p: q } = await bridge(/** @type {any} */ (undefined), { wasm: new Response(bytes, { headers: { "content-type": "application/wasm" } }) });
+    assert.equal(q.host, "worker", "with the script there, the worker compiles the Response");
+    assert.equal((/** @type {any} */ (await q.describe({ limit: 1 }))).context.recordsTotal, 48);
     q.dispose();
   } finally {
     delete (/** @type {any} */ (globalThis)).document;
