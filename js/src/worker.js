@@ -13,9 +13,10 @@
 //                               {t: "done", id, response: ArrayBuffer}
 //   {t: "fault", id}            overwrite the instance's memory, as a test of
 //                               trap recovery does in-thread; {t: "done", id}
-// A call or open that throws (a trap, the Go runtime exiting) answers
-// {t: "trap", id, name, message}: the message is the engine's, never a
-// value of the request. An unknown message is a protocol fault: it throws
+// A call or open that throws (a trap, the Go runtime exiting), or any
+// handler that throws, answers {t: "trap", id, name, message} (init:
+// {t: "fail", name, message}): the message is the engine's, never a value
+// of the request. An unknown message is a protocol fault: it throws
 // here, which the page sees as the worker failing.
 // Out: {t: "stderr", text} when the page asked for the module's stderr.
 import { compileModule, Instance } from "./module.js";
@@ -40,8 +41,27 @@ scope.onmessage = (ev) => {
   if (!m || typeof m !== "object" || typeof m.t !== "string" || !(m.t in handlers)) {
     throw new Error("pinhole worker: unknown message");
   }
-  queue = queue.then(() => handlers[/** @type {keyof handlers} */ (m.t)](m));
+  queue = queue.then(() => handlers[/** @type {keyof handlers} */ (m.t)](m)).catch((err) => failed(m, err));
 };
+
+/**
+ * failed reports a handler that threw outside its own guard (a message it
+ * could not post, say) as that message's failure, so the page's call
+ * settles and the messages after it are still handled. When even the report
+ * cannot be posted, the error is thrown from a task of its own: the page
+ * sees the worker fail, and replaces it.
+ * @param {any} m @param {unknown} err
+ */
+function failed(m, err) {
+  try {
+    if (m.t === "init") post({ t: "fail", name: errName(err), message: errMessage(err) });
+    else post({ t: "trap", id: m.id, name: errName(err), message: errMessage(err) });
+  } catch {
+    setTimeout(() => {
+      throw err;
+    });
+  }
+}
 
 const handlers = {
   /** @param {{wasm: any, stderr: boolean}} m */

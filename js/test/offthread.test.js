@@ -24,6 +24,8 @@ class FakeWorker {
   static made = 0;
   /** When set, the next worker fails to load, as a missing script does. */
   static failLoad = false;
+  /** How many of the workers' next messages to the page fail to post (DataCloneError). */
+  static failPosts = 0;
   /** @param {string | URL} url @param {any} opts */
   constructor(url, opts) {
     FakeWorker.made++;
@@ -56,6 +58,10 @@ class FakeWorker {
   }
   /** @param {any} message @param {Transferable[]} [transfer] */
   toPage(message, transfer = []) {
+    if (FakeWorker.failPosts > 0) {
+      FakeWorker.failPosts--;
+      throw new DOMException("the message could not be cloned", "DataCloneError");
+    }
     const data = structuredClone(message, { transfer });
     setTimeout(() => { if (!this.terminated) this.onmessage?.({ data }); });
   }
@@ -153,6 +159,36 @@ test("a trap inside the worker is recovered in the same worker; a failed worker 
   assert.deepEqual(audit.filter((e) => e.kind === "recovered").map((e) => e.cause), ["WasiExit", "WorkerError"]);
   const stale = /** @type {any} */ (await p.execute({ capability: "order.ship", record: "SO-1001", input: { carrier: "ups" }, snapshot: before.snapshot }));
   assert.equal(stale.error.code, "stale_snapshot");
+  p.dispose();
+});
+
+/**
+ * settles answers what p settles with, or rejects when it has not settled in time.
+ * @template T @param {Promise<T>} p @returns {Promise<T>}
+ */
+async function settles(p) {
+  /** @type {any} */
+  let timer;
+  const late = new Promise((_, fail) => { timer = setTimeout(() => fail(new Error("the call never settled")), 5000); });
+  try {
+    return /** @type {T} */ (await Promise.race([p, late]));
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+test("a worker handler that throws outside its own guard answers a trap for that call; the worker keeps serving", async () => {
+  const { p, audit } = await bridge("worker");
+  const made = FakeWorker.made;
+  FakeWorker.failPosts = 2; // the answer, then the trap the handler sends instead, fail to post
+  const d = /** @type {any} */ (await settles(p.describe({ limit: 1 })));
+  assert.equal(FakeWorker.failPosts, 0);
+  assert.ok(!d.error, JSON.stringify(d));
+  assert.equal(d.context.recordsTotal, 48);
+  assert.deepEqual(audit.filter((e) => e.kind === "recovered").map((e) => [e.op, e.cause]), [["describe", "DataCloneError"]]);
+  assert.equal(FakeWorker.made, made, "the same worker serves on");
+  const again = /** @type {any} */ (await settles(p.describe({ record: ["SO-1002"] })));
+  assert.equal(again.context.records[0].id, "SO-1002");
   p.dispose();
 });
 
