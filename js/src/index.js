@@ -143,7 +143,8 @@ async function startHost(o) {
     // fallback to this thread compiles a copy of it.
     if (o.host === undefined && typeof Response !== "undefined" && wasm instanceof Response) fallback = wasm.clone();
     try {
-      return await WorkerHost.start(wasm, { stderr: o.stderr, worker: o.worker, defaultWasm });
+      const faults = /** @type {any} */ (o)[internals]?.faults === true;
+      return await WorkerHost.start(wasm, { stderr: o.stderr, worker: o.worker, faults, defaultWasm });
     } catch (err) {
       // Only a worker that cannot start falls back; a module that does not compile fails here as it would in-thread.
       if (o.host === "worker" || /** @type {any} */ (err)?.name !== "WorkerError") throw err;
@@ -294,7 +295,13 @@ function randomKey() {
   return Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
 }
 
-/** Symbol under which tests reach the current module instance. */
+/**
+ * Symbol under which tests reach the current module instance. It is also a
+ * test-only option key, never documented: createPinhole({..., [internals]:
+ * {faults: true}}) lets a worker-hosted bridge's instance.fault() overwrite
+ * the module's memory, to test trap recovery; without it the worker treats
+ * that message as unknown.
+ */
 export const internals = Symbol.for("pinhole.internals");
 Object.defineProperty(Bridge.prototype, internals, {
   get() {

@@ -6,13 +6,18 @@
 // buffer transferred, never copied on the way.
 //
 // Messages in (from host.js), handled one at a time in order:
-//   {t: "init", wasm, stderr}   wasm: a WebAssembly.Module, bytes (ArrayBuffer)
-//                               or an absolute URL; answers {t: "ready", module}
+//   {t: "init", wasm, stderr, faults}
+//                               wasm: a WebAssembly.Module, bytes (ArrayBuffer)
+//                               or an absolute URL; answers {t: "ready", module}.
+//                               faults: true only from a test's internal hook
+//                               (index.js, internals)
 //   {t: "open", id}             a new instance (the old one dropped); {t: "done", id}
 //   {t: "call", id, request}    request: ArrayBuffer of UTF-8 JSON;
 //                               {t: "done", id, response: ArrayBuffer}
 //   {t: "fault", id}            overwrite the instance's memory, as a test of
-//                               trap recovery does in-thread; {t: "done", id}
+//                               trap recovery does in-thread; {t: "done", id}.
+//                               Honoured only when init asked for faults; else
+//                               an unknown message
 // A call or open that throws (a trap, the Go runtime exiting), or any
 // handler that throws, answers {t: "trap", id, name, message} (init:
 // {t: "fail", name, message}): the message is the engine's, never a value
@@ -29,6 +34,8 @@ let module = null;
 /** @type {Instance | null} */
 let instance = null;
 let stderr = false;
+/** Whether init asked for test faults (the fault message). */
+let faults = false;
 /** Messages run in order: init's compile is asynchronous. */
 let queue = Promise.resolve();
 
@@ -38,7 +45,7 @@ const post = (message, transfer) => scope.postMessage(message, transfer ?? []);
 /** @param {MessageEvent} ev */
 scope.onmessage = (ev) => {
   const m = ev.data;
-  if (!m || typeof m !== "object" || typeof m.t !== "string" || !(m.t in handlers)) {
+  if (!m || typeof m !== "object" || typeof m.t !== "string" || !(m.t in handlers) || (m.t === "fault" && !faults)) {
     throw new Error("pinhole worker: unknown message");
   }
   queue = queue.then(() => handlers[/** @type {keyof handlers} */ (m.t)](m)).catch((err) => failed(m, err));
@@ -64,9 +71,10 @@ function failed(m, err) {
 }
 
 const handlers = {
-  /** @param {{wasm: any, stderr: boolean}} m */
+  /** @param {{wasm: any, stderr: boolean, faults: boolean}} m */
   async init(m) {
     stderr = m.stderr === true;
+    faults = m.faults === true;
     try {
       module = await compileModule(m.wasm);
       post({ t: "ready", module });

@@ -142,7 +142,7 @@ test("a store change made while the first observe is in the worker is synced", a
 });
 
 test("a trap inside the worker is recovered in the same worker; a failed worker is replaced by a new one", async () => {
-  const { p, store, audit } = await bridge("worker");
+  const { p, store, audit } = await bridge("worker", { [internals]: { faults: true } });
   const before = /** @type {any} */ (await p.describe({ record: ["SO-1001"] }));
   const made = FakeWorker.made;
   await p[internals].instance.fault();
@@ -159,6 +159,19 @@ test("a trap inside the worker is recovered in the same worker; a failed worker 
   assert.deepEqual(audit.filter((e) => e.kind === "recovered").map((e) => e.cause), ["WasiExit", "WorkerError"]);
   const stale = /** @type {any} */ (await p.execute({ capability: "order.ship", record: "SO-1001", input: { carrier: "ups" }, snapshot: before.snapshot }));
   assert.equal(stale.error.code, "stale_snapshot");
+  p.dispose();
+});
+
+test("the worker overwrites its instance's memory only for a bridge started with the test hook", async () => {
+  const { p, audit } = await bridge("worker");
+  assert.equal(p[internals].instance.fault, undefined, "no fault() without the hook");
+  const made = FakeWorker.made;
+  p[internals].instance.worker.postMessage({ t: "fault", id: 1 << 30 });
+  const d = /** @type {any} */ (await p.describe({ limit: 1 }));
+  assert.equal(d.context.recordsTotal, 48);
+  assert.deepEqual(audit.filter((e) => e.kind === "recovered").map((e) => e.cause), ["WorkerError"],
+    "the fault message is unknown to the worker (a protocol fault), not obeyed (a trap of the module)");
+  assert.equal(FakeWorker.made, made + 1, "a new worker");
   p.dispose();
 });
 
