@@ -118,10 +118,9 @@ export class Agent {
     if (bad !== null) return prototypeKeyError(bad);
     await this.sync.flush();
     if (this.sync.error) return this.sync.error;
-    const since = request.snapshot === undefined ? undefined : this.caller.internal(request.snapshot);
-    if (since === null) {
-      return errorOf("stale_snapshot", "the snapshot predates a restart of the module; describe again", "snapshot");
-    }
+    // The agent's snapshot id goes as it is: the caller maps it to the
+    // module's own when it sends, and again if it must resend after a trap.
+    const since = request.snapshot;
     /** @type {Record<string, unknown> & {op: string}} */
     const prep = { op: "prepare", capability: request.capability };
     if (request.record !== undefined) prep.record = request.record;
@@ -165,7 +164,8 @@ export class Agent {
     }
     const after = await this.caller.send({ op: "after", since });
     await this.audit.drain();
-    if (after === null || "error" in after) return { ok: true, snapshot };
+    // A failed after may have restarted the module: the snapshot is the one it holds now.
+    if (after === null || "error" in after) return { ok: true, snapshot: this.sync.snapshot };
     return { ok: true, snapshot, after };
   }
 }

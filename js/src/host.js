@@ -83,7 +83,7 @@ export class WorkerHost {
   /**
    * start spawns the worker and compiles the module there.
    * @param {import('./types.js').WasmSource | undefined} wasm what to compile (undefined: the packaged copy)
-   * @param {{stderr?: (text: string) => void, worker?: string | URL, defaultWasm: () => URL | undefined}} o
+   * @param {{stderr?: (text: string) => void, worker?: string | URL, faults?: boolean, defaultWasm: () => URL | undefined}} o
    * @returns {Promise<WorkerHost>}
    */
   static async start(wasm, o) {
@@ -92,7 +92,7 @@ export class WorkerHost {
     return h;
   }
 
-  /** @param {{stderr?: (text: string) => void, worker?: string | URL}} o */
+  /** @param {{stderr?: (text: string) => void, worker?: string | URL, faults?: boolean}} o faults: a test's internal hook */
   constructor(o) {
     this.kind = /** @type {const} */ ("worker");
     this.o = o;
@@ -106,9 +106,14 @@ export class WorkerHost {
     this.closed = false;
   }
 
-  /** What tests and the bench see: the worker and this host. */
+  /**
+   * What tests and the bench see: the worker and this host; with faults
+   * asked for (a test's internal hook), fault() overwrites the instance's memory.
+   */
   get instance() {
-    return this.worker ? { host: "worker", worker: this.worker, fault: () => this.send({ t: "fault" }) } : null;
+    if (!this.worker) return null;
+    const seen = { host: "worker", worker: this.worker };
+    return this.o.faults ? { ...seen, fault: () => this.send({ t: "fault" }) } : seen;
   }
 
   /**
@@ -154,7 +159,7 @@ export class WorkerHost {
         this.died(w);
         fail(new WorkerTrap("WorkerError", "the worker could not read a message"));
       };
-      w.postMessage({ t: "init", wasm: source.wasm, stderr: !!this.o.stderr }, source.transfer);
+      w.postMessage({ t: "init", wasm: source.wasm, stderr: !!this.o.stderr, faults: this.o.faults === true }, source.transfer);
     });
   }
 

@@ -131,6 +131,7 @@ export async function createPinhole(options) {
  */
 async function startHost(o) {
   const io = o.stderr ? { stderr: o.stderr } : undefined;
+  let fallback = o.wasm;
   if ((o.host ?? defaultHost()) === "worker") {
     // A compilation preloadPinhole started for this location is handed to
     // the worker as a Module instead of being fetched and compiled again.
@@ -138,14 +139,18 @@ async function startHost(o) {
     const pending = wasm === undefined || typeof wasm === "string" || wasm instanceof URL
       ? compilingAt(wasm ?? defaultWasm()) : undefined;
     if (pending) wasm = await pending;
+    // The worker reads a Response's body before it is known to start: the
+    // fallback to this thread compiles a copy of it.
+    if (o.host === undefined && typeof Response !== "undefined" && wasm instanceof Response) fallback = wasm.clone();
     try {
-      return await WorkerHost.start(wasm, { stderr: o.stderr, worker: o.worker, defaultWasm });
+      const faults = /** @type {any} */ (o)[internals]?.faults === true;
+      return await WorkerHost.start(wasm, { stderr: o.stderr, worker: o.worker, faults, defaultWasm });
     } catch (err) {
       // Only a worker that cannot start falls back; a module that does not compile fails here as it would in-thread.
       if (o.host === "worker" || /** @type {any} */ (err)?.name !== "WorkerError") throw err;
     }
   }
-  const module = o.wasm !== undefined ? await compileModule(o.wasm) : await compilePackaged();
+  const module = fallback !== undefined ? await compileModule(fallback) : await compilePackaged();
   return new MainHost(module, io);
 }
 
@@ -290,7 +295,13 @@ function randomKey() {
   return Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
 }
 
-/** Symbol under which tests reach the current module instance. */
+/**
+ * Symbol under which tests reach the current module instance. It is also a
+ * test-only option key, never documented: createPinhole({..., [internals]:
+ * {faults: true}}) lets a worker-hosted bridge's instance.fault() overwrite
+ * the module's memory, to test trap recovery; without it the worker treats
+ * that message as unknown.
+ */
 export const internals = Symbol.for("pinhole.internals");
 Object.defineProperty(Bridge.prototype, internals, {
   get() {

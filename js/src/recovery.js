@@ -4,6 +4,21 @@
 // store cannot be read), the incident is audited, and the call is answered.
 import { errorOf } from "./errors.js";
 
+/**
+ * The field of each request that holds a snapshot id, as agents see it:
+ * it is mapped to the current instance's id just before each attempt, so a
+ * request retried on a new instance never names an id of the dead one.
+ */
+const REQUEST_SNAPSHOT_FIELDS = Object.freeze({ prepare: "snapshot", after: "since" });
+
+/**
+ * staleAnswer is the module's answer to a request naming a snapshot that
+ * predates a restart (the module would say the same of one it no longer holds).
+ * @param {string} op
+ */
+const staleAnswer = (op) => JSON.stringify(errorOf("stale_snapshot", "the snapshot predates a restart of the module; describe again",
+  /** @type {Record<string, string>} */ (REQUEST_SNAPSHOT_FIELDS)[op]));
+
 /** @typedef {import('./rooms.js').ModuleLink} ModuleLink */
 /** @typedef {import('./rooms.js').AuditRoom} AuditRoom */
 /** @typedef {import('./rooms.js').StateSource} StateSource */
@@ -90,19 +105,38 @@ export class Recovery {
     if (this.link.closed) return JSON.stringify(errorOf("not_loaded", "the bridge was disposed"));
     // A whole slice: let the page breathe between reading it and serialising it (a worker host yields a task).
     if (op === "observe" && "state" in request) await this.link.host.breathe?.();
-    const text = JSON.stringify(request);
+    let text = this.moduleText(request);
+    if (text === null) return staleAnswer(request.op);
     try {
       return await this.link.raw(text);
     } catch (err) {
       if (this.link.closed) return JSON.stringify(errorOf("not_loaded", "the bridge was disposed"));
       await this.recover(err, op);
       if (op === "observe") return null;
+      // Mapped again: the snapshot the request named was held by the dead instance only.
+      text = this.moduleText(request);
+      if (text === null) return staleAnswer(request.op);
       try {
         return await this.link.raw(text);
       } catch {
         return JSON.stringify(errorOf("internal_error", `the module failed twice during ${op}; the next call starts a new instance`));
       }
     }
+  }
+
+  /**
+   * moduleText is the request as the current instance must get it: its
+   * snapshot id (as agents see it) mapped to the instance's own; null when
+   * the id predates a restart of the module.
+   * @param {Record<string, unknown> & {op: string}} request
+   * @returns {string | null}
+   */
+  moduleText(request) {
+    const field = /** @type {Record<string, string>} */ (REQUEST_SNAPSHOT_FIELDS)[request.op];
+    const id = field ? request[field] : undefined;
+    if (typeof id !== "string") return JSON.stringify(request);
+    const mapped = this.link.internal(id);
+    return mapped === null ? null : JSON.stringify({ ...request, [field]: mapped });
   }
 
   /**

@@ -88,7 +88,12 @@ export interface HeldCaller {
   send(request: ModuleRequest): Promise<any>;
 }
 
-/** Requests that survive a trap (Recovery). */
+/**
+ * Requests that survive a trap (Recovery). The snapshot id a request names
+ * (prepare's snapshot, after's since) is the agent's: it is mapped to the
+ * current instance's id at each attempt, and a request naming an id from
+ * before a restart is answered stale_snapshot without reaching the module.
+ */
 export interface ModuleCaller {
   /** The parsed answer; null for an observe during which the module restarted. */
   send(request: ModuleRequest): Promise<any>;

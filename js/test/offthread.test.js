@@ -8,6 +8,7 @@
 // Chromium runs the real thing (web/examples/test/offthread.test.mjs).
 import test from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { createPinhole, internals } from "../src/index.js";
 import { WASM, MANIFEST, KEY, ordersState, plainStore, setStatus, settle } from "./helpers.js";
@@ -23,6 +24,8 @@ class FakeWorker {
   static made = 0;
   /** When set, the next worker fails to load, as a missing script does. */
   static failLoad = false;
+  /** How many of the workers' next messages to the page fail to post (DataCloneError). */
+  static failPosts = 0;
   /** @param {string | URL} url @param {any} opts */
   constructor(url, opts) {
     FakeWorker.made++;
@@ -55,6 +58,10 @@ class FakeWorker {
   }
   /** @param {any} message @param {Transferable[]} [transfer] */
   toPage(message, transfer = []) {
+    if (FakeWorker.failPosts > 0) {
+      FakeWorker.failPosts--;
+      throw new DOMException("the message could not be cloned", "DataCloneError");
+    }
     const data = structuredClone(message, { transfer });
     setTimeout(() => { if (!this.terminated) this.onmessage?.({ data }); });
   }
@@ -135,7 +142,7 @@ test("a store change made while the first observe is in the worker is synced", a
 });
 
 test("a trap inside the worker is recovered in the same worker; a failed worker is replaced by a new one", async () => {
-  const { p, store, audit } = await bridge("worker");
+  const { p, store, audit } = await bridge("worker", { [internals]: { faults: true } });
   const before = /** @type {any} */ (await p.describe({ record: ["SO-1001"] }));
   const made = FakeWorker.made;
   await p[internals].instance.fault();
@@ -155,6 +162,49 @@ test("a trap inside the worker is recovered in the same worker; a failed worker 
   p.dispose();
 });
 
+test("the worker overwrites its instance's memory only for a bridge started with the test hook", async () => {
+  const { p, audit } = await bridge("worker");
+  assert.equal(p[internals].instance.fault, undefined, "no fault() without the hook");
+  const made = FakeWorker.made;
+  p[internals].instance.worker.postMessage({ t: "fault", id: 1 << 30 });
+  const d = /** @type {any} */ (await p.describe({ limit: 1 }));
+  assert.equal(d.context.recordsTotal, 48);
+  assert.deepEqual(audit.filter((e) => e.kind === "recovered").map((e) => e.cause), ["WorkerError"],
+    "the fault message is unknown to the worker (a protocol fault), not obeyed (a trap of the module)");
+  assert.equal(FakeWorker.made, made + 1, "a new worker");
+  p.dispose();
+});
+
+/**
+ * settles answers what p settles with, or rejects when it has not settled in time.
+ * @template T @param {Promise<T>} p @returns {Promise<T>}
+ */
+async function settles(p) {
+  /** @type {any} */
+  let timer;
+  const late = new Promise((_, fail) => { timer = setTimeout(() => fail(new Error("the call never settled")), 5000); });
+  try {
+    return /** @type {T} */ (await Promise.race([p, late]));
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+test("a worker handler that throws outside its own guard answers a trap for that call; the worker keeps serving", async () => {
+  const { p, audit } = await bridge("worker");
+  const made = FakeWorker.made;
+  FakeWorker.failPosts = 2; // the answer, then the trap the handler sends instead, fail to post
+  const d = /** @type {any} */ (await settles(p.describe({ limit: 1 })));
+  assert.equal(FakeWorker.failPosts, 0);
+  assert.ok(!d.error, JSON.stringify(d));
+  assert.equal(d.context.recordsTotal, 48);
+  assert.deepEqual(audit.filter((e) => e.kind === "recovered").map((e) => [e.op, e.cause]), [["describe", "DataCloneError"]]);
+  assert.equal(FakeWorker.made, made, "the same worker serves on");
+  const again = /** @type {any} */ (await settles(p.describe({ record: ["SO-1002"] })));
+  assert.equal(again.context.records[0].id, "SO-1002");
+  p.dispose();
+});
+
 test("a worker script that cannot load: the default host falls back to this thread, host: \"worker\" rejects", async () => {
   /** @type {any} */ (globalThis).document = {}; // a page: the default host is the worker
   try {
@@ -167,6 +217,26 @@ test("a worker script that cannot load: the default host falls back to this thre
     await assert.rejects(bridge("worker"), { name: "WorkerError" });
     const { p: q } = await bridge(/** @type {any} */ (undefined));
     assert.equal(q.host, "worker", "with the script there, a page's default is the worker");
+    q.dispose();
+  } finally {
+    delete (/** @type {any} */ (globalThis)).document;
+  }
+});
+
+test("a Response as wasm: a worker that cannot start falls back to this thread with the Response unread there", async () => {
+  /** @type {any} */ (globalThis).document = {};
+  try {
+    const bytes = readFileSync(WASM);
+    for (const type of ["application/wasm", "application/octet-stream"]) {
+      FakeWorker.failLoad = true;
+      const { p } = await bridge(/** @type {any} */ (undefined), { wasm: new Response(bytes, { headers: { "content-type": type } }) });
+      assert.equal(p.host, "main", type);
+      assert.equal((/** @type {any} */ (await p.describe({ limit: 1 }))).context.recordsTotal, 48, type);
+      p.dispose();
+    }
+    const { p: q } = await bridge(/** @type {any} */ (undefined), { wasm: new Response(bytes, { headers: { "content-type": "application/wasm" } }) });
+    assert.equal(q.host, "worker", "with the script there, the worker compiles the Response");
+    assert.equal((/** @type {any} */ (await q.describe({ limit: 1 }))).context.recordsTotal, 48);
     q.dispose();
   } finally {
     delete (/** @type {any} */ (globalThis)).document;

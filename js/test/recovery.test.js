@@ -98,3 +98,90 @@ test("after a restart every answer carries the ids agents see, text and parsed a
   assert.deepEqual([r.after.from, r.after.to, r.snapshot], ["s3", "s4", "s4"]);
   p.dispose();
 });
+
+/**
+ * trapping starts a bridge whose next request of op `armed.op` traps: the
+ * instance's memory is overwritten just before the request goes in.
+ */
+async function trapping() {
+  const store = plainStore(ordersState());
+  /** @type {any[]} */
+  const audit = [];
+  const armed = { op: "" };
+  /** @type {any[]} */
+  const ran = [];
+  /** @type {any} */
+  let p;
+  p = await createPinhole({
+    wasm: WASM, manifest: MANIFEST, store, onAudit: (e) => audit.push(e),
+    trace: (dir, text) => {
+      if (dir === "in" && armed.op && text.startsWith(`{"op":"${armed.op}"`)) {
+        armed.op = "";
+        wreck(p, "exit");
+      }
+    },
+    actions: {
+      "order.ship": (/** @type {any} */ req) => {
+        ran.push(req);
+        const i = store.getState().orders.items.findIndex((/** @type {any} */ o) => o.number === req.record);
+        store.setState((s) => setStatus(s, i, "Shipped"));
+      },
+    },
+  });
+  return { p, store, audit, armed, ran };
+}
+
+/** @param {any} s @param {number} i @param {number} grand order i with a new grand total */
+const setTotal = (s, i, grand) => {
+  const items = s.orders.items.slice();
+  items[i] = { ...items[i], totals: { ...items[i].totals, grand } };
+  return { ...s, orders: { ...s.orders, items } };
+};
+
+test("a prepare that traps is not retried against the new instance's numbering: the agent's old snapshot is stale", async () => {
+  const { p, store, audit, armed, ran } = await trapping();
+  const d = /** @type {any} */ (await p.describe({ record: ["SO-1001"] }));
+  store.setState((s) => setTotal(s, 0, 1));
+  await settle();
+  const ship = { capability: "order.ship", record: "SO-1001", input: { carrier: "ups" }, snapshot: d.snapshot };
+  const first = /** @type {any} */ (await p.execute(ship));
+  assert.equal(first.error?.code, "stale_snapshot", "without a trap the module refuses the changed record");
+  armed.op = "prepare";
+  const r = /** @type {any} */ (await p.execute(ship));
+  assert.equal(armed.op, "", "the prepare trapped");
+  assert.deepEqual(audit.filter((e) => e.kind === "recovered").map((e) => e.op), ["prepare"]);
+  assert.deepEqual(r, { error: { code: "stale_snapshot", message: "the snapshot predates a restart of the module; describe again", param: "snapshot" } });
+  assert.deepEqual(ran, [], "the handler never ran against data the agent did not see");
+  const now = /** @type {any} */ (await p.describe({ record: ["SO-1001"] }));
+  assert.ok(Number(now.snapshot.slice(1)) > Number(d.snapshot.slice(1)), `${d.snapshot} → ${now.snapshot}`);
+  const ok = /** @type {any} */ (await p.execute({ ...ship, snapshot: now.snapshot }));
+  assert.equal(ok.ok, true, JSON.stringify(ok));
+  assert.equal(ran.length, 1);
+  p.dispose();
+});
+
+test("an after that traps does not report against the new instance's base: the answer has no after", async () => {
+  const { p, audit, armed, ran } = await trapping();
+  const d = /** @type {any} */ (await p.describe({ record: ["SO-1001"] }));
+  armed.op = "after";
+  const r = /** @type {any} */ (await p.execute({ capability: "order.ship", record: "SO-1001", input: { carrier: "ups" }, snapshot: d.snapshot }));
+  assert.equal(armed.op, "", "the after trapped");
+  assert.deepEqual(audit.filter((e) => e.kind === "recovered").map((e) => e.op), ["after"]);
+  assert.equal(ran.length, 1, "the handler ran once");
+  assert.equal(r.ok, true, JSON.stringify(r));
+  assert.equal(r.after, undefined, `no after from a base the new instance never held: ${JSON.stringify(r.after)}`);
+  const now = /** @type {any} */ (await p.describe({ record: ["SO-1001"] }));
+  assert.equal(r.snapshot, now.snapshot, "the answer names the snapshot the new instance holds");
+  assert.equal(now.context.records[0].fields.status, "Shipped");
+  p.dispose();
+});
+
+test("a describe that traps is retried as it is", async () => {
+  const { p, armed, audit } = await trapping();
+  armed.op = "describe";
+  const d = /** @type {any} */ (await p.describe({ record: ["SO-1001"] }));
+  assert.equal(armed.op, "");
+  assert.deepEqual(audit.filter((e) => e.kind === "recovered").map((e) => e.op), ["describe"]);
+  assert.equal(d.context.records[0].id, "SO-1001", JSON.stringify(d));
+  p.dispose();
+});

@@ -5,9 +5,11 @@
 //
 // Query parameters: ?key=K runs the session with a fixed key (16..256
 // characters) so the context is reproducible; ?trace=1 keeps every request
-// the bridge sends into the module in window.demo.traced (for the tests).
+// the bridge sends into the module in window.demo.traced (for the tests);
+// ?faults=1 starts the bridge with the test-only hook that lets a test
+// overwrite the worker's module memory (offthread.test.mjs).
 import { initializeWebMCPPolyfill } from "@mcp-b/webmcp-polyfill";
-import { createPinhole } from "@pinholectx/pinhole";
+import { createPinhole, internals } from "@pinholectx/pinhole";
 import manifest from "../../testdata/orders/manifest.json";
 import { domSnapshot } from "./domsnapshot.js";
 import { mountPanel } from "./panel.js";
@@ -49,6 +51,7 @@ const pinhole = await createPinhole({
   store: app.store,
   key: params.get("key") ?? undefined,
   trace: params.has("trace") ? (dir, text) => { if (dir === "in") traced.push(text); } : undefined,
+  ...(params.has("faults") ? { [internals]: { faults: true } } : {}),
   onAudit: (e) => { audit.push(e); if (audit.length > 200) audit.shift(); },
   onActionError: (err, capability) => console.warn(`action ${capability} failed:`, err?.message ?? err),
   actions: {

@@ -3,7 +3,9 @@
 // The page never fetches or instantiates the module itself; describe,
 // execute and after run through the worker; a trap inside the worker, and
 // the worker itself failing, are recovered like a trap in-thread (a new
-// instance, or a new worker, with the store's slice observed again).
+// instance, or a new worker, with the store's slice observed again). The
+// trap is made through the bridge's test-only hook (?faults=1 in the demo);
+// without it the worker does not overwrite its module's memory.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { chromium } from "playwright-core";
@@ -50,9 +52,9 @@ test("the demo hosts the module in a worker: the page fetches no wasm and holds 
     // No WebAssembly.Instance was made on the main thread: the page's bridge has only the worker.
     const inst = await page.evaluate(() => {
       const i = demo.pinhole[Symbol.for("pinhole.internals")].instance;
-      return { host: i.host, isWorker: i.worker instanceof Worker, exports: "exports" in i };
+      return { host: i.host, isWorker: i.worker instanceof Worker, exports: "exports" in i, fault: "fault" in i };
     });
-    assert.deepEqual(inst, { host: "worker", isWorker: true, exports: false });
+    assert.deepEqual(inst, { host: "worker", isWorker: true, exports: false, fault: false });
 
     const r = await page.evaluate(async () => {
       const d = await demo.pinhole.describe({ record: ["SO-1001"] });
@@ -71,7 +73,7 @@ test("the demo hosts the module in a worker: the page fetches no wasm and holds 
 
 for (const how of ["trap", "worker"]) {
   test(`a ${how === "trap" ? "trap inside the worker" : "failing worker"} is recovered: new ${how === "trap" ? "instance" : "worker"}, the store's slice restored, ids increasing`, async () => {
-    const { page, problems, close } = await open();
+    const { page, problems, close } = await open(how === "trap" ? "&faults=1" : "");
     try {
       const r = await page.evaluate(async (how) => {
         const p = demo.pinhole;
