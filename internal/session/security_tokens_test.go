@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
@@ -182,6 +183,103 @@ func TestTokenSlotPageScope(t *testing.T) {
 	if e, _ := r["error"].(map[string]any); e == nil || e["code"] != "invalid_input" || e["param"] != "/phone" {
 		t.Fatalf("a token whose value no record holds any more resolved: %s", out)
 	}
+}
+
+// TestSlotSchemaNeverJudgesHiddenValue: the reviewer's reproduction. A
+// placeholder field holds a composite whose keys are the app's data
+// ("ssn-123-45-6789"). A slot schema that would walk the value behind the
+// token (properties, additionalProperties: false) made prepare name such a
+// key in its error; such a schema is now refused at load, and a slot that
+// declares only its type resolves, or fails with a fixed message naming
+// the slot alone. No answer holds a key or value of the protected value.
+func TestSlotSchemaNeverJudgesHiddenValue(t *testing.T) {
+	const hidden = `{"city":"Paris","ssn-123-45-6789":"x","constructor":{"prototype":{"zqkey/~odd":1}}}`
+	leaks := []string{"ssn-123", "Paris", "zqkey", "~1odd", "constructor"}
+	manifest := func(slot string) string {
+		return `{"pinhole":1,"regions":[{"id":"r"}],
+		  "collections":[{"region":"r","from":"/people","id":"/id","fields":{"addr":{"from":"/addr","expose":"placeholder"}}}],
+		  "capabilities":[{"name":"person.ship","description":"Ship to the person","scope":"record","region":"r",
+		    "input":{"type":"object","properties":{"addr":` + slot + `,"note":{"type":"string"}},"additionalProperties":false}}]}`
+	}
+	state := `{"people":[{"id":"P-1","addr":` + hidden + `}]}`
+	token := func(t *testing.T, s *session.Session) string {
+		d, out := tokenCall(t, s, `{"op":"describe","record":["P-1"]}`)
+		rec := d["context"].(map[string]any)["records"].([]any)[0].(map[string]any)
+		ph, _ := rec["fields"].(map[string]any)["addr"].(map[string]any)["$placeholder"].(string)
+		if !strings.HasPrefix(ph, "ph_") {
+			t.Fatalf("no placeholder shown: %s", out)
+		}
+		return ph
+	}
+	noLeak := func(t *testing.T, out []byte) {
+		t.Helper()
+		for _, l := range leaks {
+			if bytes.Contains(out, []byte(l)) {
+				t.Fatalf("the answer shows %q of the protected value: %s", l, out)
+			}
+		}
+	}
+	// The reviewer's slot, and each keyword that would judge or walk the
+	// hidden value: refused at load with the keyword's pointer.
+	for _, kw := range []string{`"properties":{"city":{}},"additionalProperties":false`, `"required":["city"]`,
+		`"enum":[{"city":"Paris"}]`, `"minLength":3`, `"maxItems":1`, `"items":{}`} {
+		s := session.New()
+		r, out := tokenCall(t, s, `{"op":"load","key":"slot-schema-key-001","manifest":`+
+			manifest(`{"type":"object",`+kw+`,"x-pinhole-token":{"field":"addr"}}`)+`}`)
+		e, _ := r["error"].(map[string]any)
+		name := kw[1:strings.Index(kw[1:], `"`)+1]
+		if e == nil || e["code"] != "invalid_manifest" || e["param"] != "/capabilities/0/input/properties/addr/"+name {
+			t.Errorf("slot with %s: want invalid_manifest at its keyword, got %s", name, out)
+			// What the old prepare answered for this manifest.
+			tokenCall(t, s, `{"op":"observe","state":`+state+`}`)
+			_, out = tokenCall(t, s, `{"op":"prepare","capability":"person.ship","record":"P-1","input":{"addr":{"$placeholder":"`+token(t, s)+`"}}}`)
+			noLeak(t, out)
+		}
+	}
+	for _, c := range []struct {
+		name, slot, input, param string
+	}{
+		{"type only resolves", `{"type":"object","x-pinhole-token":{"field":"addr"}}`, `{"addr":TOKEN}`, ""},
+		{"no type resolves", `{"description":"Where to","x-pinhole-token":{"field":"addr"}}`, `{"addr":TOKEN,"note":"n"}`, ""},
+		{"wrong type names only the slot", `{"type":"string","x-pinhole-token":{"field":"addr"}}`, `{"addr":TOKEN}`, "/addr"},
+		{"the rest of the input is still checked", `{"type":"object","x-pinhole-token":{"field":"addr"}}`, `{"addr":TOKEN,"extra":1}`, "/extra"},
+		{"checked before resolving", `{"type":"object","x-pinhole-token":{"field":"addr"}}`, `{"addr":TOKEN,"note":5}`, "/note"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := session.New()
+			if r, out := tokenCall(t, s, `{"op":"load","key":"slot-schema-key-001","manifest":`+manifest(c.slot)+`}`); r["loaded"] != true {
+				t.Fatalf("load: %s", out)
+			}
+			tokenCall(t, s, `{"op":"observe","state":`+state+`}`)
+			in := strings.Replace(c.input, "TOKEN", `{"$placeholder":"`+token(t, s)+`"}`, 1)
+			r, out := tokenCall(t, s, `{"op":"prepare","capability":"person.ship","record":"P-1","input":`+in+`}`)
+			if c.param == "" {
+				got, _ := json.Marshal(r["input"].(map[string]any)["addr"])
+				if r["ok"] != true || !jsonEqual(t, got, []byte(hidden)) {
+					t.Fatalf("the slot does not hand the handler the value: %s", out)
+				}
+				return
+			}
+			e, _ := r["error"].(map[string]any)
+			if e == nil || e["code"] != "invalid_input" || e["param"] != c.param {
+				t.Fatalf("want invalid_input at %s, got %s", c.param, out)
+			}
+			if c.param == "/addr" && e["message"] != "input/addr: the value behind this token is not a string" {
+				t.Errorf("message %q is not the fixed one", e["message"])
+			}
+			noLeak(t, out)
+		})
+	}
+}
+
+// jsonEqual reports whether two JSON texts hold the same value.
+func jsonEqual(t *testing.T, a, b []byte) bool {
+	t.Helper()
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		t.Fatalf("not JSON: %s / %s", a, b)
+	}
+	return reflect.DeepEqual(x, y)
 }
 
 // TestTokenSlotsCanaryProperty: random manifests, each with collections
