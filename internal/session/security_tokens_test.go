@@ -227,7 +227,7 @@ func TestSlotSchemaNeverJudgesHiddenValue(t *testing.T) {
 		r, out := tokenCall(t, s, `{"op":"load","key":"slot-schema-key-001","manifest":`+
 			manifest(`{"type":"object",`+kw+`,"x-pinhole-token":{"field":"addr"}}`)+`}`)
 		e, _ := r["error"].(map[string]any)
-		name := kw[1:strings.Index(kw[1:], `"`)+1]
+		name := kw[1 : strings.Index(kw[1:], `"`)+1]
 		if e == nil || e["code"] != "invalid_manifest" || e["param"] != "/capabilities/0/input/properties/addr/"+name {
 			t.Errorf("slot with %s: want invalid_manifest at its keyword, got %s", name, out)
 			// What the old prepare answered for this manifest.
