@@ -14,12 +14,15 @@ import (
 // repeats; a longer list is referred to, not quoted.
 const maxShownEnum = 200
 
-// CheckInput validates the input of an execution request against the
-// capability's input schema (the subset schema.go admits). A nil input is
-// checked as {}. The first fault is reported as invalid_input with Param
+// CheckInput validates the input of an execution request, as the agent
+// wrote it and before its tokens are resolved, against the capability's
+// input schema (the subset schema.go admits). A nil input is checked as {}.
+// A token slot's schema is not applied here: what a slot holds is checked
+// by token resolution, and the value behind its token only by
+// CheckResolved. The first fault is reported as invalid_input with Param
 // the JSON Pointer of the offending place in the input ("" for the input
 // itself). Messages name the rule and the schema's limit; they never quote
-// the input, which may hold resolved placeholder and alias values.
+// a value of the input.
 //
 // Keywords apply only to values of their kind (minLength to strings,
 // minimum to numbers, ...), as in JSON Schema. additionalProperties allows
@@ -31,11 +34,41 @@ func (c *Capability) CheckInput(input *jsonval.Value) *wire.Error {
 	return checkSchema(c.Input, input, "")
 }
 
+// CheckResolved checks the input after its tokens were resolved: the value
+// behind each slot's token must be of the slot's declared type. Nothing
+// else of a resolved value is judged or walked, and the message names only
+// the slot's pointer, so the answer says no more about the hidden value
+// than whether it is of the type the application declared.
+func (c *Capability) CheckResolved(resolved *jsonval.Value) *wire.Error {
+	for i := range c.Slots {
+		s := &c.Slots[i]
+		if s.Type == "" {
+			continue
+		}
+		if v := s.At.Resolve(resolved); v != nil && !hasType(v, s.Type) {
+			return inputError(s.At.String(), "the value behind this token is not "+withArticle(s.Type))
+		}
+	}
+	return nil
+}
+
+// withArticle returns a JSON Schema type name with its indefinite article.
+func withArticle(t string) string {
+	switch t {
+	case "object", "array", "integer":
+		return "an " + t
+	}
+	return "a " + t
+}
+
 func inputError(at, msg string) *wire.Error {
 	return wire.NewError(wire.CodeInvalidInput, "input"+at+": "+msg, at)
 }
 
 func checkSchema(s, v *jsonval.Value, at string) *wire.Error {
+	if s.Get(TokenKeyword) != nil {
+		return nil // a token slot: resolution checks it
+	}
 	if t := s.Get("type"); t != nil && !hasType(v, t.S) {
 		return inputError(at, "must be of type "+t.S)
 	}

@@ -28,7 +28,16 @@ type TokenSlot struct {
 	// the capability's collections whose field holds the token's value.
 	// Otherwise (record scope) only the record the request names counts.
 	ByToken bool
+	// Type is the slot schema's "type", "" if it has none: the kind the
+	// value behind the token must be (Capability.CheckResolved).
+	Type string
 }
+
+// slotKeys are the only keywords a token slot's schema may hold. Any
+// value check (enum, minimum, minLength, ...) would make prepare's answer
+// say whether the hidden value fits it, and properties, required or
+// additionalProperties would walk the hidden value and name its keys.
+var slotKeys = []string{"type", "description", "title", TokenKeyword}
 
 // ExposeSlot returns the expose.Slot of s.
 func (s *TokenSlot) ExposeSlot() expose.Slot {
@@ -42,7 +51,8 @@ func (s *TokenSlot) ExposeSlot() expose.Slot {
 // input schema and checks them: a slot is a property reached from the input
 // object through "properties" only (not the input itself, not inside
 // "items"); it names a field that the collections the capability applies to
-// declare, as alias or placeholder; record scope takes tokens of the
+// declare, as alias or placeholder; its schema holds no keyword but
+// type, description and title (slotKeys); record scope takes tokens of the
 // request's record ("record" omitted or "request"), page scope must say
 // "record": "token".
 func (c *compiler) tokenSlots(cp *Capability, at string) {
@@ -69,10 +79,21 @@ func (c *compiler) findSlotsIn(cp *Capability, s *jsonval.Value, at string, path
 			c.fail(kat, "a token slot cannot be inside an array (items); declare it on a property of an object")
 			return
 		}
+		for _, k := range s.Keys {
+			if !isSlotKey(k) {
+				c.fail(join(at, k), "a token slot's schema holds only type, description, title and "+TokenKeyword+
+					": "+k+" would check or walk the hidden value behind the token")
+				return
+			}
+		}
 		c.slot(cp, tk, kat, path)
 		if c.err != nil {
 			return
 		}
+		if t := s.Get("type"); t != nil {
+			cp.Slots[len(cp.Slots)-1].Type = t.S
+		}
+		return
 	}
 	if props := s.Get("properties"); props != nil && props.Kind == jsonval.Object {
 		for i, name := range props.Keys {
@@ -147,4 +168,14 @@ func (c *compiler) slot(cp *Capability, v *jsonval.Value, at string, path jsonva
 	}
 	slot.Expose = mode
 	cp.Slots = append(cp.Slots, slot)
+}
+
+// isSlotKey reports whether k is one of slotKeys.
+func isSlotKey(k string) bool {
+	for _, sk := range slotKeys {
+		if k == sk {
+			return true
+		}
+	}
+	return false
 }

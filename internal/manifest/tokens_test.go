@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pinholectx/pinhole/internal/jsonval"
 	"github.com/pinholectx/pinhole/internal/wire"
 )
 
@@ -92,5 +93,106 @@ func TestTokenSlots(t *testing.T) {
 	}
 	if s := plan.Capabilities[0].Slots; len(s) != 2 || s[0].At.String() != "/pay/with" || s[1].At.String() != "/tel" {
 		t.Fatalf("slots %+v", s)
+	}
+}
+
+// TestSlotSchemaKeywords: a slot's schema holds only type, description,
+// title and x-pinhole-token. Every other keyword would have prepare judge
+// or walk the hidden value behind the token, and is refused at load with
+// its own pointer.
+func TestSlotSchemaKeywords(t *testing.T) {
+	slot := func(extra string) string {
+		return `{"type":"object","properties":{"v":{` + extra + `"x-pinhole-token":{"field":"card"}}}}`
+	}
+	const at = "/capabilities/0/input/properties/v"
+	cases := []struct {
+		name, extra, param string
+	}{
+		{"type", `"type":"object",`, ""},
+		{"description and title", `"description":"The card","title":"Card",`, ""},
+		{"nothing else", ``, ""},
+		{"properties", `"type":"object","properties":{"city":{}},`, at + "/properties"},
+		{"additionalProperties", `"additionalProperties":false,`, at + "/additionalProperties"},
+		{"required", `"required":["city"],`, at + "/required"},
+		{"items", `"type":"array","items":{},`, at + "/items"},
+		{"enum", `"enum":["4242"],`, at + "/enum"},
+		{"minimum", `"minimum":1,`, at + "/minimum"},
+		{"maximum", `"maximum":1,`, at + "/maximum"},
+		{"minLength", `"minLength":1,`, at + "/minLength"},
+		{"maxLength", `"maxLength":1,`, at + "/maxLength"},
+		{"minItems", `"minItems":1,`, at + "/minItems"},
+		{"maxItems", `"maxItems":1,`, at + "/maxItems"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			plan, err := Parse([]byte(slotManifest("record", "d", slot(c.extra))))
+			if c.param == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if want := map[bool]string{true: "object", false: ""}[strings.Contains(c.extra, `"type"`)]; plan.Capabilities[0].Slots[0].Type != want {
+					t.Fatalf("slot type %q, want %q", plan.Capabilities[0].Slots[0].Type, want)
+				}
+				return
+			}
+			if err == nil || err.Code != wire.CodeInvalidManifest || err.Param != c.param || !strings.Contains(err.Message, "token slot") {
+				t.Fatalf("want invalid_manifest at %s, got %v", c.param, err)
+			}
+		})
+	}
+	// A keyword written after x-pinhole-token is refused as well.
+	_, err := Parse([]byte(slotManifest("record", "d", `{"type":"object","properties":{"v":{"x-pinhole-token":{"field":"card"},"enum":["x"]}}}`)))
+	if err == nil || err.Param != at+"/enum" {
+		t.Fatalf("a keyword after x-pinhole-token: %v", err)
+	}
+}
+
+// TestCheckInputLeavesSlotsToResolution: CheckInput judges the input as the
+// agent wrote it and skips the slots (a placeholder object in a string
+// slot is not a type error); CheckResolved checks only the slot's declared
+// type of the value behind the token, with a message that names the slot
+// alone.
+func TestCheckInputLeavesSlotsToResolution(t *testing.T) {
+	plan, err := Parse([]byte(slotManifest("record", "d",
+		`{"type":"object","properties":{"v":{"type":"string","x-pinhole-token":{"field":"card"}},"n":{"type":"number"}},"required":["v"],"additionalProperties":false}`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cp := &plan.Capabilities[0]
+	cases := []struct {
+		name, input, param string
+		resolved           bool // checked with CheckResolved, not CheckInput
+		message            string
+	}{
+		{"placeholder object in a string slot", `{"v":{"$placeholder":"ph_x"}}`, "", false, ""},
+		{"other members still checked", `{"v":{"$placeholder":"ph_x"},"n":"1"}`, "/n", false, "input/n: must be of type number"},
+		{"required still checked", `{"n":1}`, "/v", false, "input/v: is required"},
+		{"closed object still checked", `{"v":"x","z":1}`, "/z", false, "input/z: is not a declared property (additionalProperties is false)"},
+		{"resolved value of the slot's type", `{"v":"4242"}`, "", true, ""},
+		{"resolved value of another type", `{"v":{"ssn-123-45-6789":"x"}}`, "/v", true, "input/v: the value behind this token is not a string"},
+		{"slot absent", `{"n":1}`, "", true, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			v, perr := jsonval.Parse([]byte(c.input))
+			if perr != nil {
+				t.Fatal(perr)
+			}
+			var e *wire.Error
+			if c.resolved {
+				e = cp.CheckResolved(v)
+			} else {
+				e = cp.CheckInput(v)
+			}
+			if c.param == "" {
+				if e != nil {
+					t.Fatalf("unexpected %v", e)
+				}
+				return
+			}
+			if e == nil || e.Code != wire.CodeInvalidInput || e.Param != c.param || e.Message != c.message {
+				t.Fatalf("want %q at %s, got %v", c.message, c.param, e)
+			}
+		})
 	}
 }

@@ -65,6 +65,13 @@ func (s *Session) prepare(v *jsonval.Value) ([]byte, *wire.Error) {
 		// The reason is the application's text from the manifest.
 		return nil, wire.NewError(wire.CodeCapabilityUnavailable, reason, "capability")
 	}
+	// The schema judges the input as the agent wrote it; a slot holds a
+	// token there, which resolution checks. Nothing walks a resolved
+	// value: it is the store's data behind a token, and an error that
+	// judged it would describe it.
+	if e := cp.CheckInput(input); e != nil {
+		return nil, e
+	}
 	resolved, err := s.resolveTokens(ci, rec, input)
 	if err != nil {
 		return nil, err
@@ -72,7 +79,7 @@ func (s *Session) prepare(v *jsonval.Value) ([]byte, *wire.Error) {
 	if e := inputFits(resolved, s.plan.Limits.MaxResponseBytes); e != nil {
 		return nil, e
 	}
-	if e := cp.CheckInput(resolved); e != nil {
+	if e := cp.CheckResolved(resolved); e != nil {
 		return nil, e
 	}
 	out := wire.Prepared{OK: true, Snapshot: s.id, Capability: cp.Name, Input: jsonval.Marshal(resolved)}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
@@ -184,12 +185,113 @@ func TestTokenSlotPageScope(t *testing.T) {
 	}
 }
 
+// TestSlotSchemaNeverJudgesHiddenValue: the reviewer's reproduction. A
+// placeholder field holds a composite whose keys are the app's data
+// ("ssn-123-45-6789"). A slot schema that would walk the value behind the
+// token (properties, additionalProperties: false) made prepare name such a
+// key in its error; such a schema is now refused at load, and a slot that
+// declares only its type resolves, or fails with a fixed message naming
+// the slot alone. No answer holds a key or value of the protected value.
+func TestSlotSchemaNeverJudgesHiddenValue(t *testing.T) {
+	const hidden = `{"city":"Paris","ssn-123-45-6789":"x","constructor":{"prototype":{"zqkey/~odd":1}}}`
+	leaks := []string{"ssn-123", "Paris", "zqkey", "~1odd", "constructor"}
+	manifest := func(slot string) string {
+		return `{"pinhole":1,"regions":[{"id":"r"}],
+		  "collections":[{"region":"r","from":"/people","id":"/id","fields":{"addr":{"from":"/addr","expose":"placeholder"}}}],
+		  "capabilities":[{"name":"person.ship","description":"Ship to the person","scope":"record","region":"r",
+		    "input":{"type":"object","properties":{"addr":` + slot + `,"note":{"type":"string"}},"additionalProperties":false}}]}`
+	}
+	state := `{"people":[{"id":"P-1","addr":` + hidden + `}]}`
+	token := func(t *testing.T, s *session.Session) string {
+		d, out := tokenCall(t, s, `{"op":"describe","record":["P-1"]}`)
+		rec := d["context"].(map[string]any)["records"].([]any)[0].(map[string]any)
+		ph, _ := rec["fields"].(map[string]any)["addr"].(map[string]any)["$placeholder"].(string)
+		if !strings.HasPrefix(ph, "ph_") {
+			t.Fatalf("no placeholder shown: %s", out)
+		}
+		return ph
+	}
+	noLeak := func(t *testing.T, out []byte) {
+		t.Helper()
+		for _, l := range leaks {
+			if bytes.Contains(out, []byte(l)) {
+				t.Fatalf("the answer shows %q of the protected value: %s", l, out)
+			}
+		}
+	}
+	// The reviewer's slot, and each keyword that would judge or walk the
+	// hidden value: refused at load with the keyword's pointer.
+	for _, kw := range []string{`"properties":{"city":{}},"additionalProperties":false`, `"required":["city"]`,
+		`"enum":[{"city":"Paris"}]`, `"minLength":3`, `"maxItems":1`, `"items":{}`} {
+		s := session.New()
+		r, out := tokenCall(t, s, `{"op":"load","key":"slot-schema-key-001","manifest":`+
+			manifest(`{"type":"object",`+kw+`,"x-pinhole-token":{"field":"addr"}}`)+`}`)
+		e, _ := r["error"].(map[string]any)
+		name := kw[1 : strings.Index(kw[1:], `"`)+1]
+		if e == nil || e["code"] != "invalid_manifest" || e["param"] != "/capabilities/0/input/properties/addr/"+name {
+			t.Errorf("slot with %s: want invalid_manifest at its keyword, got %s", name, out)
+			// What the old prepare answered for this manifest.
+			tokenCall(t, s, `{"op":"observe","state":`+state+`}`)
+			_, out = tokenCall(t, s, `{"op":"prepare","capability":"person.ship","record":"P-1","input":{"addr":{"$placeholder":"`+token(t, s)+`"}}}`)
+			noLeak(t, out)
+		}
+	}
+	for _, c := range []struct {
+		name, slot, input, param string
+	}{
+		{"type only resolves", `{"type":"object","x-pinhole-token":{"field":"addr"}}`, `{"addr":TOKEN}`, ""},
+		{"no type resolves", `{"description":"Where to","x-pinhole-token":{"field":"addr"}}`, `{"addr":TOKEN,"note":"n"}`, ""},
+		{"wrong type names only the slot", `{"type":"string","x-pinhole-token":{"field":"addr"}}`, `{"addr":TOKEN}`, "/addr"},
+		{"the rest of the input is still checked", `{"type":"object","x-pinhole-token":{"field":"addr"}}`, `{"addr":TOKEN,"extra":1}`, "/extra"},
+		{"checked before resolving", `{"type":"object","x-pinhole-token":{"field":"addr"}}`, `{"addr":TOKEN,"note":5}`, "/note"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := session.New()
+			if r, out := tokenCall(t, s, `{"op":"load","key":"slot-schema-key-001","manifest":`+manifest(c.slot)+`}`); r["loaded"] != true {
+				t.Fatalf("load: %s", out)
+			}
+			tokenCall(t, s, `{"op":"observe","state":`+state+`}`)
+			in := strings.Replace(c.input, "TOKEN", `{"$placeholder":"`+token(t, s)+`"}`, 1)
+			r, out := tokenCall(t, s, `{"op":"prepare","capability":"person.ship","record":"P-1","input":`+in+`}`)
+			if c.param == "" {
+				got, _ := json.Marshal(r["input"].(map[string]any)["addr"])
+				if r["ok"] != true || !jsonEqual(t, got, []byte(hidden)) {
+					t.Fatalf("the slot does not hand the handler the value: %s", out)
+				}
+				return
+			}
+			e, _ := r["error"].(map[string]any)
+			if e == nil || e["code"] != "invalid_input" || e["param"] != c.param {
+				t.Fatalf("want invalid_input at %s, got %s", c.param, out)
+			}
+			if c.param == "/addr" && e["message"] != "input/addr: the value behind this token is not a string" {
+				t.Errorf("message %q is not the fixed one", e["message"])
+			}
+			noLeak(t, out)
+		})
+	}
+}
+
+// jsonEqual reports whether two JSON texts hold the same value.
+func jsonEqual(t *testing.T, a, b []byte) bool {
+	t.Helper()
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		t.Fatalf("not JSON: %s / %s", a, b)
+	}
+	return reflect.DeepEqual(x, y)
+}
+
 // TestTokenSlotsCanaryProperty: random manifests, each with collections
-// whose alias and placeholder fields hold unique canaries, and random
-// record- and page-scope capabilities with token slots next to plain
+// whose alias and placeholder fields hold unique canaries (strings, or
+// objects whose keys and values are canaries, with odd keys and prototype
+// keys), and random record- and page-scope capabilities with token slots
+// (typed to match the field, mistyped or untyped) next to plain
 // properties; random inputs put the tokens the agent saw (of every record
 // and field), made-up tokens and text into slots, other properties,
-// arrays, objects and member names. In every answer: no canary outside the
+// arrays, objects and member names. A world's variant whose slot schemas
+// would walk the value (properties, additionalProperties) must be refused
+// at load. In every answer and error: no canary, key or value, outside the
 // prepared input; in the prepared input, a canary only at a slot, and only
 // the value of the slot's field in the record the slot refers to.
 func TestTokenSlotsCanaryProperty(t *testing.T) {
@@ -197,10 +299,19 @@ func TestTokenSlotsCanaryProperty(t *testing.T) {
 	if testing.Short() {
 		worlds = 40
 	}
-	var prepares, resolved, rejected int
+	var prepares, resolved, rejected, typeRefused, strictRefused int
 	for seed := uint64(1); seed <= uint64(worlds); seed++ {
 		w := newTokenWorld(seed)
 		s := session.New()
+		if w.strict != "" {
+			// A slot schema that would walk the value behind the token is
+			// refused at load; the world goes on with type-only slots.
+			r, out := tokenCall(t, s, `{"op":"load","key":"token-canary-key-01","manifest":`+w.strict+`}`)
+			if e, _ := r["error"].(map[string]any); e == nil || e["code"] != "invalid_manifest" {
+				t.Fatalf("world %d: a slot schema with properties loaded: %s", seed, out)
+			}
+			strictRefused++
+		}
 		if r, out := tokenCall(t, s, `{"op":"load","key":"token-canary-key-01","manifest":`+w.manifest+`}`); r["loaded"] != true {
 			t.Fatalf("world %d: load: %s\n%s", seed, out, w.manifest)
 		}
@@ -257,6 +368,9 @@ func TestTokenSlotsCanaryProperty(t *testing.T) {
 			if r["ok"] != true {
 				if e, _ := r["error"].(map[string]any); e != nil && e["code"] == "invalid_input" {
 					rejected++
+					if m, _ := e["message"].(string); strings.Contains(m, "the value behind this token") {
+						typeRefused++
+					}
 				}
 				w.check(t, "prepare error", out)
 				continue
@@ -270,10 +384,12 @@ func TestTokenSlotsCanaryProperty(t *testing.T) {
 				if !ok {
 					continue
 				}
-				str, _ := v.(string)
-				if !w.allowed(sl, record, str) {
-					t.Fatalf("world %d: slot %s of %s resolved to %q, not a value of field %s of the record it refers to (record %q)\nrequest %s",
-						seed, sl.prop, c.name, str, sl.field, record, rb)
+				if !w.allowed(sl, record, v) {
+					t.Fatalf("world %d: slot %s of %s resolved to %v, not a value of field %s of the record it refers to (record %q)\nrequest %s",
+						seed, sl.prop, c.name, v, sl.field, record, rb)
+				}
+				if _, isObj := v.(map[string]any); sl.typ != "" && isObj != (sl.typ == "object") {
+					t.Fatalf("world %d: slot %s typed %s resolved to %v", seed, sl.prop, sl.typ, v)
 				}
 				resolved++
 				delete(prepared, sl.prop)
@@ -282,11 +398,12 @@ func TestTokenSlotsCanaryProperty(t *testing.T) {
 			w.check(t, "prepared input outside slots", left)
 		}
 	}
-	if resolved == 0 || rejected == 0 {
-		t.Fatalf("%d slots resolved, %d inputs rejected: the property did not reach both sides", resolved, rejected)
+	if resolved == 0 || rejected == 0 || typeRefused == 0 || strictRefused == 0 {
+		t.Fatalf("%d slots resolved, %d inputs rejected (%d for the slot's type), %d walking slot schemas refused: the property did not reach every side",
+			resolved, rejected, typeRefused, strictRefused)
 	}
-	fmt.Printf("token slots: %d random worlds, %d prepares: %d slot values resolved, each the value of its field in the record it refers to; %d rejected as invalid_input; no canary outside a slot\n",
-		worlds, prepares, resolved, rejected)
+	fmt.Printf("token slots: %d random worlds, %d prepares: %d slot values resolved, each the value of its field in the record it refers to; %d rejected as invalid_input (%d for the slot's type); %d manifests with walking slot schemas refused; no canary (value or key of a protected value) outside a slot\n",
+		worlds, prepares, resolved, rejected, typeRefused, strictRefused)
 }
 
 type seenToken struct {
@@ -297,6 +414,7 @@ type seenToken struct {
 type tokenSlotInfo struct {
 	prop, field string
 	placeholder bool
+	typ         string // the slot schema's type, "" for none
 }
 
 type tokenCap struct {
@@ -309,21 +427,24 @@ type tokenCap struct {
 type tokenWorld struct {
 	rng             *rand.Rand
 	manifest, state string
+	strict          string // the manifest with slot schemas that walk the value, or ""
 	ids             []string
-	values          map[string]map[string]string // record -> field -> canary
+	values          map[string]map[string]any // record -> field -> canary, or an object of canaries
 	canaries        []string
 	fields          map[string]bool // protected field name -> placeholder?
 	caps            []tokenCap
 }
 
 func newTokenWorld(seed uint64) *tokenWorld {
-	w := &tokenWorld{rng: rand.New(rand.NewPCG(seed, 11)), values: map[string]map[string]string{}, fields: map[string]bool{}}
+	w := &tokenWorld{rng: rand.New(rand.NewPCG(seed, 11)), values: map[string]map[string]any{}, fields: map[string]bool{}}
 	nf := 1 + w.rng.IntN(4)
 	fields := map[string]any{"label": map[string]any{"from": "/label"}}
 	var names []string
+	composite := map[string]bool{} // fields whose values are objects
 	for i := 0; i < nf; i++ {
 		name := "f" + strconv.Itoa(i)
 		ph := w.rng.IntN(2) == 0
+		composite[name] = w.rng.IntN(3) == 0
 		w.fields[name] = ph
 		mode := "alias"
 		if ph {
@@ -337,13 +458,23 @@ func newTokenWorld(seed uint64) *tokenWorld {
 	for i := 0; i < n; i++ {
 		id := "R-" + strconv.Itoa(i)
 		it := map[string]any{"id": id, "label": "Record " + strconv.Itoa(i)}
-		w.values[id] = map[string]string{}
+		w.values[id] = map[string]any{}
 		for _, f := range names {
-			v := fmt.Sprintf("zqcanary%d%s%sQ", seed, strings.ReplaceAll(id, "-", ""), f)
+			c := fmt.Sprintf("zqcanary%d%s%sQ", seed, strings.ReplaceAll(id, "-", ""), f)
+			var v any = c
+			if composite[f] {
+				// Keys are the app's data too: odd ones (a pointer's
+				// separators, spaces, a data-shaped name) and prototype
+				// keys. Every key and value is a canary.
+				k1, k2, k3 := c+"K/~ 1", c+"ssn-123-45-6789", c+"P"
+				v = map[string]any{k1: c + "V1", k2: "x", "constructor": map[string]any{"prototype": map[string]any{k3: c + "V2"}},
+					"__proto__": map[string]any{c + "Z": true}}
+				w.canaries = append(w.canaries, k1, c+"V1", k2, k3, c+"V2", c+"Z")
+			}
 			if w.rng.IntN(5) == 0 && i > 0 { // a value shared with the previous record
 				v = w.values["R-"+strconv.Itoa(i-1)][f]
 			} else {
-				w.canaries = append(w.canaries, v)
+				w.canaries = append(w.canaries, c)
 			}
 			it[f] = v
 			w.values[id][f] = v
@@ -351,19 +482,38 @@ func newTokenWorld(seed uint64) *tokenWorld {
 		items = append(items, it)
 		w.ids = append(w.ids, id)
 	}
-	var caps []any
+	var caps, strictCaps []any
 	for i, nc := 0, 1+w.rng.IntN(3); i < nc; i++ {
 		c := tokenCap{name: "cap" + strconv.Itoa(i) + ".run", record: w.rng.IntN(2) == 0}
 		props := map[string]any{"text": map[string]any{"type": "string"}, "list": map[string]any{"type": "array"}, "obj": map[string]any{"type": "object"}}
+		strictProps := map[string]any{}
 		for j, ns := 0, 1+w.rng.IntN(2); j < ns; j++ {
 			f := names[w.rng.IntN(len(names))]
-			sl := tokenSlotInfo{prop: "slot" + strconv.Itoa(j), field: f, placeholder: w.fields[f]}
+			sl := tokenSlotInfo{prop: "slot" + strconv.Itoa(j), field: f, placeholder: w.fields[f], typ: "string"}
+			if composite[f] {
+				sl.typ = "object"
+			}
+			switch w.rng.IntN(5) {
+			case 0: // the wrong type: prepare refuses the value behind the token
+				sl.typ = map[string]string{"string": "object", "object": "string"}[sl.typ]
+			case 1:
+				sl.typ = ""
+			}
 			kw := map[string]any{"field": f}
 			if !c.record {
 				kw["record"] = "token"
 			}
-			props[sl.prop] = map[string]any{"type": "string", "x-pinhole-token": kw}
+			schema := map[string]any{"x-pinhole-token": kw}
+			if sl.typ != "" {
+				schema["type"] = sl.typ
+			}
+			props[sl.prop] = schema
 			c.slots = append(c.slots, sl)
+			strict := map[string]any{"properties": map[string]any{}, "additionalProperties": false}
+			for k, v := range schema {
+				strict[k] = v
+			}
+			strictProps[sl.prop] = strict
 		}
 		scope := "page"
 		if c.record {
@@ -371,12 +521,28 @@ func newTokenWorld(seed uint64) *tokenWorld {
 		}
 		caps = append(caps, map[string]any{"name": c.name, "description": "Capability " + strconv.Itoa(i), "scope": scope, "region": "r",
 			"input": map[string]any{"type": "object", "properties": props}})
+		if w.rng.IntN(3) == 0 {
+			for k, v := range props {
+				if strictProps[k] == nil {
+					strictProps[k] = v
+				}
+			}
+		} else {
+			strictProps = props
+		}
+		strictCaps = append(strictCaps, map[string]any{"name": c.name, "description": "Capability " + strconv.Itoa(i), "scope": scope, "region": "r",
+			"input": map[string]any{"type": "object", "properties": strictProps}})
 		w.caps = append(w.caps, c)
 	}
 	m := map[string]any{"pinhole": 1, "regions": []any{map[string]any{"id": "r"}},
 		"collections":  []any{map[string]any{"region": "r", "from": "/items", "id": "/id", "fields": fields}},
 		"capabilities": caps}
 	mb, _ := json.Marshal(m)
+	if !reflect.DeepEqual(caps, strictCaps) {
+		m["capabilities"] = strictCaps
+		sm, _ := json.Marshal(m)
+		w.strict = string(sm)
+	}
 	sb, _ := json.Marshal(map[string]any{"items": items, "undeclared": fmt.Sprintf("zqcanary%dundeclaredQ", seed)})
 	w.canaries = append(w.canaries, fmt.Sprintf("zqcanary%dundeclaredQ", seed))
 	w.manifest, w.state = string(mb), string(sb)
@@ -443,12 +609,12 @@ func (w *tokenWorld) stray(toks []seenToken, prop string) any {
 // allowed reports whether v is a value slot sl may resolve to: the slot's
 // field in the request's record (record scope) or in any record (page
 // scope, the token chooses the record).
-func (w *tokenWorld) allowed(sl tokenSlotInfo, record, v string) bool {
+func (w *tokenWorld) allowed(sl tokenSlotInfo, record string, v any) bool {
 	if record != "" {
-		return w.values[record][sl.field] == v
+		return reflect.DeepEqual(w.values[record][sl.field], v)
 	}
 	for _, id := range w.ids {
-		if w.values[id][sl.field] == v {
+		if reflect.DeepEqual(w.values[id][sl.field], v) {
 			return true
 		}
 	}

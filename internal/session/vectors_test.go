@@ -276,6 +276,17 @@ func vectors(t *testing.T) []vector {
 		"input":{"type":"object","properties":{"status":{"type":"string"},"tags":{"type":"array","items":{"type":"string"}},"meta":{"type":"object"}},"additionalProperties":false}}`).
 		with(t, "/capabilities/6", `{"name":"customers.call","description":"Call a customer back","scope":"page","region":"orders",
 		"input":{"type":"object","properties":{"phone":{"type":"string","x-pinhole-token":{"field":"phone","record":"token"}}},"required":["phone"]}}`)
+	// ma adds a placeholder field holding the customer's address, whose
+	// keys in sta include a key shaped like data and prototype keys, and
+	// two slots on it: one typed object, one typed string.
+	ma := m.with(t, "/collections/0/fields/addr", `{"from":"/customer/address","expose":"placeholder"}`).
+		with(t, "/capabilities/5", `{"name":"order.shipTo","description":"Ship to the customer's address","scope":"record","region":"orders",
+		"input":{"type":"object","properties":{"addr":{"type":"object","x-pinhole-token":{"field":"addr"}}},"required":["addr"],"additionalProperties":false}}`).
+		with(t, "/capabilities/6", `{"name":"order.label","description":"Print an address label","scope":"record","region":"orders",
+		"input":{"type":"object","properties":{"addr":{"type":"string","x-pinhole-token":{"field":"addr"}}}}}`)
+	sta := st.with(t, "/orders/items/0/customer/address/ssn-123-45-6789", `"x"`).
+		with(t, "/orders/items/0/customer/address/constructor", `{"prototype":{"polluted":true}}`)
+	addrA := `{"street":"10 Harbour Road","city":"Osaka","zip":"10000","country":"GB","ssn-123-45-6789":"x","constructor":{"prototype":{"polluted":true}}}`
 	charge := func(record, cardOf string) []byte {
 		return prepareReq(`"capability":"order.charge","record":"` + record + `","input":{"card":{"$placeholder":"` + ph(t, cardOf) + `"},"amount":12.5}`)
 	}
@@ -389,6 +400,16 @@ func vectors(t *testing.T) []vector {
 			// after a scope change the old tokens stop resolving
 			patchReq(`[{"op":"replace","path":"/session/tenant","value":"other-shop"}]`),
 			charge("SO-1001", `"4111 1111 1111 1000"`))},
+		// A slot's schema never judges the value behind its token: a schema
+		// that would walk it is refused at load; a type-only slot hands the
+		// handler the value, whatever keys it holds, and a value of another
+		// type fails with a message naming only the slot.
+		{"prepare-slot-schema-hides-value", append([][]byte{loadReq(ma.with(t, "/capabilities/5/input/properties/addr",
+			`{"type":"object","properties":{"city":{}},"additionalProperties":false,"x-pinhole-token":{"field":"addr"}}`))},
+			seq(ma, sta, d(`"record":["SO-1001"]`),
+				prepareReq(`"capability":"order.shipTo","record":"SO-1001","input":{"addr":{"$placeholder":"`+ph(t, addrA)+`"}}`),
+				prepareReq(`"capability":"order.label","record":"SO-1001","input":{"addr":{"$placeholder":"`+ph(t, addrA)+`"}}`),
+				prepareReq(`"capability":"order.shipTo","record":"SO-1001","input":{"addr":{"$placeholder":"`+ph(t, addrA)+`"},"x":1}`))...)},
 		{"manifest-token-slot-plain-field", badManifest("/capabilities/4/input/properties/card/x-pinhole-token", `{"field":"customer"}`)},
 		{"manifest-token-slot-unknown-field", badManifest("/capabilities/4/input/properties/card/x-pinhole-token", `{"field":"cvv"}`)},
 		{"manifest-token-slot-page-needs-record", [][]byte{loadReq(ml.with(t, "/capabilities/6/input/properties/phone/x-pinhole-token", `{"field":"phone"}`))}},

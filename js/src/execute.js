@@ -1,5 +1,6 @@
 // The agent's calls: describe and execute. execute checks the request,
-// refuses inputs with prototype keys, has the module prepare it (capability
+// refuses inputs with prototype keys (and values behind tokens that hold
+// them, naming only the slot), has the module prepare it (capability
 // active and available, input valid, snapshot not stale, placeholders and
 // aliases resolved), runs the app's handler, syncs, and answers with the
 // module's after observation since the request's snapshot.
@@ -16,6 +17,45 @@ import { escapeToken } from "./reads.js";
 /** Keys that reach an object's prototype when assigned or merged. */
 const PROTOTYPE_KEYS = new Set(["__proto__", "constructor", "prototype"]);
 
+/** @typedef {{ key: string, up: PathNode } | null} PathNode */
+
+/**
+ * prototypePath finds a key named __proto__, constructor or prototype at
+ * any depth of a JSON value and answers the path to it (its member names
+ * and array indexes, the key last), or null.
+ * @param {unknown} value
+ * @returns {string[] | null}
+ */
+function prototypePath(value) {
+  /** @type {[unknown, PathNode][]} */
+  const stack = [[value, null]];
+  const seen = new Set();
+  /** @param {PathNode} n @param {string} key */
+  const path = (n, key) => {
+    const out = [key];
+    for (; n !== null; n = n.up) out.push(n.key);
+    return out.reverse();
+  };
+  while (stack.length) {
+    const [v, at] = /** @type {[unknown, PathNode]} */ (stack.pop());
+    if (v === null || typeof v !== "object" || seen.has(v)) continue;
+    seen.add(v);
+    if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], { key: String(i), up: at }]);
+      continue;
+    }
+    const keys = Object.keys(v);
+    for (const k of keys) {
+      if (PROTOTYPE_KEYS.has(k)) return path(at, k);
+    }
+    for (let i = keys.length - 1; i >= 0; i--) stack.push([/** @type {any} */ (v)[keys[i]], { key: keys[i], up: at }]);
+  }
+  return null;
+}
+
+/** @param {string[]} path */
+const pointer = (path) => path.map((k) => "/" + escapeToken(k)).join("");
+
 /**
  * prototypeKey finds a key named __proto__, constructor or prototype at any
  * depth of a JSON value and answers its JSON Pointer, or null.
@@ -23,29 +63,42 @@ const PROTOTYPE_KEYS = new Set(["__proto__", "constructor", "prototype"]);
  * @returns {string | null}
  */
 export function prototypeKey(value) {
-  /** @type {[unknown, string][]} */
-  const stack = [[value, ""]];
-  const seen = new Set();
-  while (stack.length) {
-    const [v, at] = /** @type {[unknown, string]} */ (stack.pop());
-    if (v === null || typeof v !== "object" || seen.has(v)) continue;
-    seen.add(v);
-    if (Array.isArray(v)) {
-      for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], at + "/" + i]);
-      continue;
-    }
-    const keys = Object.keys(v);
-    for (const k of keys) {
-      if (PROTOTYPE_KEYS.has(k)) return at + "/" + escapeToken(k);
-    }
-    for (let i = keys.length - 1; i >= 0; i--) stack.push([/** @type {any} */ (v)[keys[i]], at + "/" + escapeToken(keys[i])]);
-  }
-  return null;
+  const path = prototypePath(value);
+  return path === null ? null : pointer(path);
 }
 
 /** @param {string} at */
 const prototypeKeyError = (at) =>
   errorOf("invalid_input", "input keys named __proto__, constructor or prototype are not accepted", at);
+
+/**
+ * slotOf answers the JSON Pointer of the token slot that path (into the
+ * prepared input) runs through: the first place where the agent's input
+ * holds no member on the way, which is where a token was resolved. The
+ * agent's input has no prototype key, so a prototype key in the prepared
+ * input lies inside the value behind a token, and only the slot is named.
+ * @param {unknown} input the agent's input
+ * @param {string[]} path
+ * @returns {string}
+ */
+export function slotOf(input, path) {
+  let v = /** @type {any} */ (input);
+  for (let i = 0; i < path.length; i++) {
+    if (v === null || typeof v !== "object" || Object.hasOwn(v, "$placeholder") || !Object.hasOwn(v, path[i])) {
+      return pointer(path.slice(0, i));
+    }
+    v = v[path[i]];
+  }
+  return "";
+}
+
+/**
+ * The answer when the value behind a token holds a prototype key: the app's
+ * own store data, which is neither handed to the handler nor described.
+ * @param {string} at the slot's pointer
+ */
+const resolvedValueError = (at) =>
+  errorOf("invalid_input", "input" + at + ": the value behind this token cannot be handed to the application's handler", at);
 
 /** @typedef {import('./rooms.js').AgentRoom} AgentRoom */
 
@@ -135,8 +188,11 @@ export class Agent {
     if (typeof handler !== "function") {
       return errorOf("unknown_capability", "the application has no handler for this capability", "capability");
     }
-    const resolvedBad = prepared.input === undefined ? null : prototypeKey(prepared.input);
-    if (resolvedBad !== null) return prototypeKeyError(resolvedBad);
+    // The module resolved the tokens in the slots: a prototype key in the
+    // prepared input is inside a resolved value (the agent's own keys were
+    // refused above), so the answer names the slot, never the path in it.
+    const resolvedBad = prepared.input === undefined ? null : prototypePath(prepared.input);
+    if (resolvedBad !== null) return resolvedValueError(slotOf(request.input, resolvedBad));
     /** @type {ResolvedRequest} */
     const resolved = { capability: prepared.capability, snapshot: request.snapshot };
     if (prepared.record !== undefined) resolved.record = prepared.record;

@@ -2,11 +2,13 @@
 // constructor or prototype at any depth is refused as invalid_input (the
 // param is the key's JSON Pointer, the message quotes nothing) before the
 // module or the app's handler sees it, on every way in: execute, a WebMCP
-// tool, the extension channel (test/extension.test.js).
+// tool, the extension channel (test/extension.test.js). A prototype key
+// inside the value behind a token is the app's own data: the answer names
+// the slot only.
 import test from "node:test";
 import assert from "node:assert/strict";
 import { createPinhole } from "../src/index.js";
-import { prototypeKey } from "../src/execute.js";
+import { prototypeKey, slotOf } from "../src/execute.js";
 import { WASM, noteManifest, ordersState, plainStore, recorder } from "./helpers.js";
 
 /** The exact attack: JSON.parse makes __proto__ an own key. */
@@ -93,4 +95,61 @@ test("the exact attack through a WebMCP tool is invalid_input", async () => {
   assert.deepEqual([r.error.code, r.error.param], ["invalid_input", "/__proto__"]);
   assert.deepEqual(merged, []);
   p.dispose();
+});
+
+/**
+ * slotSetup starts a bridge with a placeholder field holding the customer's
+ * address and order.shipTo, a record-scope capability with a slot for it.
+ * SO-1001's address holds, as the app's own data, a constructor key and a
+ * data-shaped key.
+ */
+async function slotSetup() {
+  const manifest = noteManifest();
+  manifest.collections[0].fields.addr = { from: "/customer/address", expose: "placeholder" };
+  manifest.capabilities.push({
+    name: "order.shipTo", description: "Ship to the customer's address", scope: "record", region: "orders",
+    input: { type: "object", properties: { addr: { type: "object", "x-pinhole-token": { field: "addr" } } }, required: ["addr"] },
+  });
+  const state = ordersState();
+  Object.assign(state.orders.items[0].customer.address,
+    JSON.parse('{"ssn-123-45-6789":"x","constructor":{"prototype":{"zqhidden":1}}}'));
+  /** @type {any[]} */
+  const got = [];
+  const p = await createPinhole({
+    wasm: WASM, manifest, store: plainStore(state),
+    actions: { "order.shipTo": (/** @type {any} */ req) => void got.push(req.input) },
+  });
+  const d = /** @type {any} */ (await p.describe({ record: ["SO-1001", "SO-1002"] }));
+  /** @type {Record<string, any>} */
+  const addr = {};
+  for (const r of d.context.records) addr[r.id] = r.fields.addr;
+  return { p, got, addr, snapshot: d.snapshot };
+}
+
+test("a prototype key inside the value behind a token is the app's data: only the slot is named", async () => {
+  const { p, got, addr, snapshot } = await slotSetup();
+  assert.ok(addr["SO-1001"]?.$placeholder?.startsWith("ph_"), JSON.stringify(addr));
+  const r = /** @type {any} */ (await p.execute({ capability: "order.shipTo", record: "SO-1001", input: { addr: addr["SO-1001"] }, snapshot }));
+  assert.deepEqual(r.error && [r.error.code, r.error.param], ["invalid_input", "/addr"], JSON.stringify(r));
+  for (const leak of ["constructor", "prototype", "zqhidden", "ssn-", "Osaka"]) {
+    assert.ok(!JSON.stringify(r).includes(leak), `the answer names ${leak} of the hidden value: ${JSON.stringify(r)}`);
+  }
+  assert.deepEqual(got, [], "the handler never ran");
+  // Another order's address, with no such key, reaches the handler whole.
+  const ok = /** @type {any} */ (await p.execute({ capability: "order.shipTo", record: "SO-1002", input: { addr: addr["SO-1002"] }, snapshot }));
+  assert.equal(ok.ok, true, JSON.stringify(ok));
+  assert.equal(got.length, 1);
+  assert.equal(typeof got[0].addr.city, "string");
+  // The agent's own prototype keys are still named where it wrote them.
+  const own = /** @type {any} */ (await p.execute({ capability: "order.shipTo", record: "SO-1002", input: JSON.parse('{"addr":{"constructor":1}}'), snapshot }));
+  assert.deepEqual([own.error?.code, own.error?.param], ["invalid_input", "/addr/constructor"]);
+  p.dispose();
+});
+
+test("slotOf names the slot a path into the prepared input runs through", () => {
+  const input = { a: { b: { $placeholder: "ph_x" } }, c: "al_y", list: [{ d: { $placeholder: "ph_z" } }] };
+  assert.equal(slotOf(input, ["a", "b", "k", "constructor"]), "/a/b");
+  assert.equal(slotOf(input, ["a", "b", "$placeholder", "constructor"]), "/a/b", "a data key named $placeholder is not followed");
+  assert.equal(slotOf(input, ["c", "constructor"]), "/c");
+  assert.equal(slotOf(input, ["list", "0", "d", "x/y", "__proto__"]), "/list/0/d");
 });

@@ -2,7 +2,7 @@
 // exposed plain whose names or sample values look like credentials, e-mail
 // addresses, phone or card numbers, and regions or capabilities an agent
 // cannot understand for lack of a description, and token slots that are
-// missing or make prepare an oracle. The pinhole CLI and the
+// missing. The pinhole CLI and the
 // Worker share it. Findings name manifest places, never values.
 package lint
 

@@ -8,18 +8,12 @@ import (
 	"github.com/pinholectx/pinhole/internal/manifest"
 )
 
-// slotChecks are the schema keywords that, on a token slot, check the
-// hidden value: prepare's answer then tells the agent whether the value
-// fits them.
-var slotChecks = []string{"enum", "minimum", "maximum", "minLength", "maxLength"}
-
-// tokenFindings checks the token slots of every capability's input:
-//   - a property named like an alias or placeholder field of the
-//     collections the capability applies to, but declared without
-//     x-pinhole-token, will reject that field's token: the author most
-//     likely meant a slot;
-//   - a slot whose schema holds enum, minimum, maximum, minLength or
-//     maxLength makes prepare an oracle on the hidden value.
+// tokenFindings checks the token slots of every capability's input: a
+// property named like an alias or placeholder field of the collections
+// the capability applies to, but declared without x-pinhole-token, will
+// reject that field's token; the author most likely meant a slot. (A
+// slot's schema with value checks is no finding: the compiler refuses it,
+// since prepare's answer would say whether the hidden value fits.)
 func tokenFindings(plan *manifest.Plan) []Finding {
 	var out []Finding
 	for ci := range plan.Capabilities {
@@ -41,20 +35,13 @@ func tokenFindings(plan *manifest.Plan) []Finding {
 		}
 		at := "/capabilities/" + strconv.Itoa(ci) + "/input"
 		walkSchema(c.Input, at, func(name string, s *jsonval.Value, sat string) {
-			slot := s.Get(manifest.TokenKeyword)
-			if slot == nil {
-				if field, ok := protected[strings.ToLower(name)]; ok {
-					out = append(out, Finding{sat, "input property is named like the " + fieldMode(plan, ci, field) +
-						" field " + strconv.Quote(field) + " but is no token slot: prepare rejects that field's token here; declare " +
-						manifest.TokenKeyword + " if the handler needs the value"})
-				}
+			if s.Get(manifest.TokenKeyword) != nil {
 				return
 			}
-			for _, k := range slotChecks {
-				if s.Get(k) != nil {
-					out = append(out, Finding{sat + jsonval.Pointer{k}.String(), "a token slot checks the hidden value against " + k +
-						": prepare's answer tells the agent whether the value fits; keep a slot's schema to its type"})
-				}
+			if field, ok := protected[strings.ToLower(name)]; ok {
+				out = append(out, Finding{sat, "input property is named like the " + fieldMode(plan, ci, field) +
+					" field " + strconv.Quote(field) + " but is no token slot: prepare rejects that field's token here; declare " +
+					manifest.TokenKeyword + " if the handler needs the value"})
 			}
 		})
 	}

@@ -29,8 +29,7 @@ func TestTokenFindings(t *testing.T) {
 		{"inside items", `{"type":"object","properties":{"calls":{"type":"array","items":{"type":"object","properties":{"phone":{"type":"string"}}}}}}`,
 			[]string{"/capabilities/0/input/properties/calls/items/properties/phone"}},
 		{"plain field names are fine", `{"type":"object","properties":{"name":{"type":"string"}}}`, nil},
-		{"slot with value checks", `{"type":"object","properties":{"phone":{"type":"string","minLength":10,"enum":["a"],"x-pinhole-token":{"field":"phone"}}}}`,
-			[]string{"/capabilities/0/input/properties/phone/enum", "/capabilities/0/input/properties/phone/minLength"}},
+		{"slot with a description", `{"type":"object","properties":{"phone":{"type":"string","description":"The phone's alias","x-pinhole-token":{"field":"phone"}}}}`, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
