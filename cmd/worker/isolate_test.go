@@ -18,7 +18,6 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -361,23 +360,6 @@ func TestWorkerdFaultsNeedTheVariable(t *testing.T) {
 	if res := call(t, "GET", "/healthz", "", nil); res.status != 200 {
 		t.Errorf("healthz after the fault paths: status %d", res.status)
 	}
-}
-
-// vmRSS is a process's current resident memory in bytes (VmRSS).
-func vmRSS(t testing.TB, pid int) int64 {
-	t.Helper()
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if f := strings.Fields(line); len(f) == 3 && f[0] == "VmRSS:" && f[2] == "kB" {
-			n, _ := strconv.ParseInt(f[1], 10, 64)
-			return n << 10
-		}
-	}
-	t.Fatal("no VmRSS in /proc/<pid>/status")
-	return 0
 }
 
 // The soak: warm-up rounds (the first requests grow the Go heap to its

@@ -451,19 +451,25 @@ func BenchmarkWorkerdAsset(b *testing.B) {
 const memoryBudget = 64 << 20
 
 // vmHWM is a process's peak resident memory in bytes (VmHWM).
-func vmHWM(t testing.TB, pid int) int64 {
+func vmHWM(t testing.TB, pid int) int64 { return procStatus(t, pid, "VmHWM:") }
+
+// vmRSS is a process's current resident memory in bytes (VmRSS).
+func vmRSS(t testing.TB, pid int) int64 { return procStatus(t, pid, "VmRSS:") }
+
+// procStatus reads one kB figure of /proc/<pid>/status, in bytes.
+func procStatus(t testing.TB, pid int, field string) int64 {
 	t.Helper()
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, line := range strings.Split(string(b), "\n") {
-		if f := strings.Fields(line); len(f) == 3 && f[0] == "VmHWM:" && f[2] == "kB" {
+		if f := strings.Fields(line); len(f) == 3 && f[0] == field && f[2] == "kB" {
 			n, _ := strconv.ParseInt(f[1], 10, 64)
 			return n << 10
 		}
 	}
-	t.Fatal("no VmHWM in /proc/<pid>/status")
+	t.Fatal("no " + field + " in /proc/<pid>/status")
 	return 0
 }
 
