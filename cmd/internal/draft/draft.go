@@ -401,7 +401,7 @@ func (d *drafter) build(sample *jsonval.Value, opt Options) *jsonval.Value {
 		}
 		if p.query != "" {
 			q := append(append(jsonval.Pointer{}, p.at...), p.query)
-			allow, left := allowedParams(q.Resolve(sample))
+			allow, left, unnamed := allowedParams(q.Resolve(sample))
 			if len(allow) > 0 {
 				params := jsonval.NewObject()
 				params.Set("from", jsonval.NewString(q.String()))
@@ -415,6 +415,9 @@ func (d *drafter) build(sample *jsonval.Value, opt Options) *jsonval.Value {
 			}
 			if len(left) > 0 {
 				why += "; not allowed: " + strings.Join(left, ", ") + " (named like internal or sensitive data, or not scalar)"
+			}
+			if unnamed > 0 {
+				why += "; " + strconv.Itoa(unnamed) + " more not allowed and not named here: their names look like data"
 			}
 		}
 		page.Set(manifest.Comment, jsonval.NewString(clip(why+".")))
@@ -555,13 +558,18 @@ func (d *drafter) regionID(name string) string {
 
 // allowedParams splits the members of a query object into those the page
 // may show (scalar, not named or looking sensitive or internal) and the
-// rest, each sorted.
-func allowedParams(q *jsonval.Value) (allow, left []string) {
+// rest, each sorted; members whose name is itself data (an e-mail, a card
+// number, a token) are only counted, never named.
+func allowedParams(q *jsonval.Value) (allow, left []string, unnamed int) {
 	if q == nil || q.Kind != jsonval.Object {
-		return nil, nil
+		return nil, nil, 0
 	}
 	for i, k := range q.Keys {
 		v := q.Vals[i]
+		if nameIsData(k) {
+			unnamed++
+			continue
+		}
 		if v.Kind == jsonval.Object || v.Kind == jsonval.Array || sensitiveName(k) || lint.ValueLooksLike(v).Any() ||
 			len([]rune(k)) > 128 || k == "" || camel(lint.Words(k)) == "" || strings.ContainsFunc(k, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
 			left = append(left, strconv.Quote(k))
@@ -571,7 +579,7 @@ func allowedParams(q *jsonval.Value) (allow, left []string) {
 	}
 	sort.Strings(allow)
 	sort.Strings(left)
-	return allow, left
+	return allow, left, unnamed
 }
 
 // sensitiveName reports whether a name is left out whatever its values.
@@ -589,8 +597,9 @@ type field struct {
 
 func (d *drafter) collectionOf(c *collection) *jsonval.Value {
 	leaves := map[string]*field{}
+	unnamed := map[string]bool{}
 	for _, it := range c.items {
-		collect(it, nil, 0, leaves)
+		collect(it, nil, 0, leaves, unnamed)
 	}
 	delete(leaves, jsonval.Pointer{c.id}.String())
 	keys := make([]string, 0, len(leaves))
@@ -651,6 +660,9 @@ func (d *drafter) collectionOf(c *collection) *jsonval.Value {
 	if len(left) > 0 {
 		fc += " Left out (declare one only if the agent needs it): " + strings.Join(left, "; ") + "."
 	}
+	if len(unnamed) > 0 {
+		fc += " Also left out, not named here: " + strconv.Itoa(len(unnamed)) + " members whose names look like data (an e-mail, a phone or card number, a token): a map keyed by data is no field."
+	}
 	fields.Set(manifest.Comment, jsonval.NewString(clip(fc)))
 
 	col := jsonval.NewObject()
@@ -664,10 +676,17 @@ func (d *drafter) collectionOf(c *collection) *jsonval.Value {
 
 // collect records the leaves of one record: scalars and lists of scalars,
 // and, to leave them out with a reason, lists of objects and values nested
-// too deep.
-func collect(v *jsonval.Value, at jsonval.Pointer, depth int, leaves map[string]*field) {
+// too deep. A member whose name is itself data is never a field and never
+// named: its pointer goes into unnamed, to be counted.
+func collect(v *jsonval.Value, at jsonval.Pointer, depth int, leaves map[string]*field, unnamed map[string]bool) {
 	for i, k := range v.Keys {
 		p := append(append(jsonval.Pointer{}, at...), k)
+		if nameIsData(k) {
+			if len(unnamed) < 4*maxFields {
+				unnamed[p.String()] = true
+			}
+			continue
+		}
 		c := v.Vals[i]
 		key := p.String()
 		f := leaves[key]
@@ -679,7 +698,7 @@ func collect(v *jsonval.Value, at jsonval.Pointer, depth int, leaves map[string]
 		}
 		switch {
 		case c.Kind == jsonval.Object && depth+1 < maxItemDepth:
-			collect(c, p, depth+1, leaves)
+			collect(c, p, depth+1, leaves, unnamed)
 			continue
 		case c.Kind == jsonval.Object:
 			f.deep = true
@@ -831,6 +850,12 @@ func ptrText(p jsonval.Pointer) string {
 // dataKey reports whether a member name looks like data rather than a
 // name (a map keyed by e-mail addresses, a token as a key): the draft
 // neither descends into its value nor names it.
+// nameIsData reports whether a member's name is itself a value the
+// detectors flag (an e-mail, a phone or card number, a credential): such a
+// member is never proposed and never named, only counted. A name that only
+// suggests sensitive data ("password") is a field name, left out by name.
+func nameIsData(k string) bool { return lint.ValueLooksLike(jsonval.NewString(k)).Any() }
+
 func dataKey(k string) bool {
 	return lint.ValueLooksLike(jsonval.NewString(k)).Any() || lint.NameSuggests(k).Credential
 }

@@ -273,6 +273,27 @@ func TestDraftNamesNoValues(t *testing.T) {
 	}
 }
 
+// TestDraftNamesNoDataKeys: a member whose name is itself data (an
+// e-mail, a phone or card number, a token), nested in a record or in the
+// page's query, is neither proposed nor named anywhere in the draft, its
+// comments included; it is only counted.
+func TestDraftNamesNoDataKeys(t *testing.T) {
+	sample := `{"router":{"path":"/o","query":{"alice@example.com":"1","4111111111111111":"y","status":"open"}},
+	  "orders":[{"id":"1","votes":{"alice@example.com":1,"+44 20 7946 0123":2},
+	             "meta":{"ghp_0123456789abcdefghijklmnopqrstuvwxyzAB":true},"total":3}]}`
+	_, _, text := draftOf(t, sample)
+	for _, k := range []string{"alice", "4111", "7946", "ghp_"} {
+		if strings.Contains(string(text), k) {
+			t.Errorf("the draft names the data key %s:\n%s", k, text)
+		}
+	}
+	for _, c := range []string{"2 more not allowed and not named here", "3 members whose names look like data"} {
+		if !strings.Contains(string(text), c) {
+			t.Errorf("the draft does not count them (%q):\n%s", c, text)
+		}
+	}
+}
+
 // TestDraftLargeMap: an object with very many members is data, not
 // searched, and says so.
 func TestDraftLargeMap(t *testing.T) {
