@@ -111,9 +111,15 @@ test("PinholeProvider shares one bridge, and handlers come from the latest rende
     fromChild = useProvidedPinhole();
     return null;
   }
+  /** @type {any[]} */
+  const failed = [];
   const options = (/** @type {string} */ who) => ({
     wasm: WASM, manifest: MANIFEST, store,
-    actions: { "order.open": (/** @type {any} */ r) => { calls.push(`${who}:${r.record}`); } },
+    actions: {
+      "order.open": (/** @type {any} */ r) => { calls.push(`${who}:${r.record}`); },
+      "order.ship": () => { throw new Error("the carrier is down"); },
+    },
+    onActionError: (/** @type {any} */ err, /** @type {string} */ capability) => { failed.push([who, capability, err.message]); },
   });
   const root = await mount(h(StrictMode, null, h(PinholeProvider, { options: options("first") }, h(Child))));
   await waitFor(() => fromChild?.pinhole !== null, "the provided bridge");
@@ -124,6 +130,10 @@ test("PinholeProvider shares one bridge, and handlers come from the latest rende
   const res = /** @type {any} */ (await pinhole.execute({ capability: "order.open", record: "SO-1001", input: {}, snapshot: d.snapshot }));
   assert.equal(res.ok, true, JSON.stringify(res));
   assert.deepEqual(calls, ["second:SO-1001"], "the latest render's handler ran");
+  const d2 = /** @type {any} */ (await pinhole.describe());
+  const shipped = /** @type {any} */ (await pinhole.execute({ capability: "order.ship", record: "SO-1001", input: { carrier: "dhl" }, snapshot: d2.snapshot }));
+  assert.equal(shipped.error?.code, "action_failed", JSON.stringify(shipped));
+  assert.deepEqual(failed, [["second", "order.ship", "the carrier is down"]], "onActionError gets the error and the capability, from the latest render");
   assert.equal(store.subscribed, 1);
   await act(() => root.unmount());
   await settle();

@@ -115,7 +115,7 @@ function forwarding(latest) {
   }
   for (const k of CALLBACKS) {
     if (typeof first[k] === "function") {
-      o[k] = /** @type {any} */ ((/** @type {any} */ arg) => /** @type {any} */ (latest.current[k])?.(arg));
+      o[k] = /** @type {any} */ ((/** @type {any[]} */ ...args) => /** @type {any} */ (latest.current[k])?.(...args));
     }
   }
   return o;
