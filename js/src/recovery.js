@@ -36,6 +36,14 @@ export class Recovery {
     this.audit = audit;
     /** @type {StateSource | null} */
     this.source = null;
+    /** The sender used while the lane is held (one object, built once). */
+    this.held = {
+      /** @param {Record<string, unknown> & {op: string}} request */
+      send: async (request) => {
+        const text = await this.exchange(request);
+        return text === null ? null : this.link.parse(request.op, text);
+      },
+    };
   }
 
   /** @param {StateSource} source what a new instance is restored from */
@@ -77,17 +85,6 @@ export class Recovery {
    */
   serial(fn) {
     return this.link.exclusive(() => fn(this.held));
-  }
-
-  /** The sender used while the lane is held. */
-  get held() {
-    return {
-      /** @param {Record<string, unknown> & {op: string}} request */
-      send: async (request) => {
-        const text = await this.exchange(request);
-        return text === null ? null : this.link.parse(request.op, text);
-      },
-    };
   }
 
   /** @param {string} id */

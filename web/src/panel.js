@@ -115,15 +115,18 @@ export function mountPanel(root, { pinhole, app, consoleRoot }) {
     if (n !== started) return;
     // The request and its answer are shown together.
     $("#nextreq").textContent = JSON.stringify(req);
-    last = { text: raw ?? main, value: JSON.parse(raw ?? main) };
+    const mainValue = JSON.parse(main);
+    last = raw === null ? { text: main, value: mainValue } : { text: raw, value: JSON.parse(raw) };
     $("#context").innerHTML = jsonHTML(last.value);
-    renderOverview(main);
+    renderOverview(main, mainValue);
     renderStats();
   }
 
-  /** renderOverview fills the two panes and the summary line from the default context and the DOM. */
-  function renderOverview(text) {
-    const value = JSON.parse(text);
+  /**
+   * renderOverview fills the two panes and the summary line from the default context (its text and parsed value) and the DOM.
+   * @param {string} text @param {any} value
+   */
+  function renderOverview(text, value) {
     const c = value?.context;
     if (!c) {
       $("#summary").textContent = `The module answered ${value?.error?.code ?? "no context"}.`;
