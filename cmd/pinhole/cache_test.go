@@ -82,6 +82,11 @@ func TestDiskCache(t *testing.T) {
 			t.Setenv(envCacheDir, tc.dir)
 			t.Setenv(envNoCache, tc.noCache)
 			for run := 1; run <= 2; run++ { // the second run reads the cache
+				// A new process would start with no cache in memory: the
+				// second run must read what the first wrote to disk.
+				cachesMu.Lock()
+				clear(caches)
+				cachesMu.Unlock()
 				code, out, errOut := runCLI("describe", "--manifest", ordersManifest, "--state", ordersState, "--key", key, "--wasm", wasmFile)
 				if code != 0 || out != want {
 					t.Fatalf("run %d: exit %d, stderr %q, stdout %.200q, want %.200q", run, code, errOut, out, want)
