@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // IsCredential reports whether s contains something shaped like a secret.
@@ -72,39 +73,55 @@ func normalize(s string) string {
 }
 
 // fold removes invisible and format characters and folds width and font
-// variants to ASCII.
+// variants to ASCII. It returns s itself when nothing changes.
 func fold(s string) string {
 	i := 0
 	for i < len(s) && s[i] < 0x7f {
 		i++
 	}
-	if i == len(s) {
+	j := -1 // the first rune that changes (or an invalid byte)
+	for k, r := range s[i:] {
+		if out, drop := foldRune(r); drop || out != r || r == utf8.RuneError {
+			j = i + k
+			break
+		}
+	}
+	if j < 0 {
 		return s
 	}
 	var b strings.Builder
 	b.Grow(len(s))
-	b.WriteString(s[:i])
-	for _, r := range s[i:] {
-		switch {
-		case invisible(r) || (r >= 0xa0 && unicode.Is(unicode.Cf, r)):
-			continue
-		case r >= 0xff01 && r <= 0xff5e:
-			r -= 0xfee0
-		case r == 0x3000:
-			r = ' '
-		case r >= 0x1d400 && r <= 0x1d6a3:
-			k := (r - 0x1d400) % 52
-			if k < 26 {
-				r = 'A' + k
-			} else {
-				r = 'a' + k - 26
-			}
-		case r >= 0x1d7ce && r <= 0x1d7ff:
-			r = '0' + (r-0x1d7ce)%10
+	b.WriteString(s[:j])
+	for _, r := range s[j:] {
+		if out, drop := foldRune(r); !drop {
+			b.WriteRune(out)
 		}
-		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// foldRune is what fold makes of one rune: dropped, or folded to ASCII, or
+// kept as it is.
+func foldRune(r rune) (out rune, drop bool) {
+	switch {
+	case r < 0x7f:
+		return r, false
+	case invisible(r) || (r >= 0xa0 && unicode.Is(unicode.Cf, r)):
+		return 0, true
+	case r >= 0xff01 && r <= 0xff5e:
+		return r - 0xfee0, false
+	case r == 0x3000:
+		return ' ', false
+	case r >= 0x1d400 && r <= 0x1d6a3:
+		if k := (r - 0x1d400) % 52; k < 26 {
+			return 'A' + k, false
+		} else {
+			return 'a' + k - 26, false
+		}
+	case r >= 0x1d7ce && r <= 0x1d7ff:
+		return '0' + (r-0x1d7ce)%10, false
+	}
+	return r, false
 }
 
 // joinWrapped removes the line breaks (and the indentation after them)

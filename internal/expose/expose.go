@@ -147,10 +147,20 @@ func Clean(s string) string {
 	if i == len(s) {
 		return s // plain ASCII: the common case costs one scan
 	}
+	j := -1 // the first rune Clean drops (or an invalid byte)
+	for k, r := range s[i:] {
+		if invisible(r) || r == utf8.RuneError {
+			j = i + k
+			break
+		}
+	}
+	if j < 0 {
+		return s // nothing to remove: no copy
+	}
 	var b strings.Builder
 	b.Grow(len(s))
-	b.WriteString(s[:i])
-	for _, r := range s[i:] {
+	b.WriteString(s[:j])
+	for _, r := range s[j:] {
 		if !invisible(r) {
 			b.WriteRune(r)
 		}
