@@ -30,6 +30,7 @@
 package patch
 
 import (
+	"math"
 	"strconv"
 
 	"github.com/pinholectx/pinhole/internal/jsonval"
@@ -461,20 +462,38 @@ func cloneInto(v *jsonval.Value, left *int) (*jsonval.Value, bool) {
 // key as its bytes and two quotes (without the escapes its encoding may
 // add). It is the measure of what a patch may copy.
 func Size(v *jsonval.Value) int {
-	n := scalarSize(v)
-	switch v.Kind {
-	case jsonval.Array:
-		n += max(len(v.Items)-1, 0)
-		for _, it := range v.Items {
-			n += Size(it)
-		}
-	case jsonval.Object:
-		n += max(len(v.Keys)-1, 0)
-		for i, k := range v.Keys {
-			n += len(k) + 3 + Size(v.Vals[i])
-		}
-	}
+	n, _ := SizeUpTo(v, math.MaxInt)
 	return n
+}
+
+// SizeUpTo measures v as Size does but stops as soon as the count passes
+// limit, so measuring costs at most about limit steps however often a value
+// repeats (a shared value is counted each time it appears); over reports
+// that it passed.
+func SizeUpTo(v *jsonval.Value, limit int) (n int, over bool) {
+	var walk func(v *jsonval.Value) bool
+	walk = func(v *jsonval.Value) bool {
+		n += scalarSize(v)
+		switch v.Kind {
+		case jsonval.Array:
+			n += max(len(v.Items)-1, 0) // commas
+			for _, it := range v.Items {
+				if walk(it) {
+					return true
+				}
+			}
+		case jsonval.Object:
+			n += max(len(v.Keys)-1, 0) // commas
+			for i, k := range v.Keys {
+				if n += len(k) + 3; walk(v.Vals[i]) { // quotes and colon
+					return true
+				}
+			}
+		}
+		return n > limit
+	}
+	over = walk(v)
+	return n, over
 }
 
 // scalarSize is the size of v without its members: a scalar's whole size,

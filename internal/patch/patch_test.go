@@ -496,6 +496,19 @@ func TestSize(t *testing.T) {
 	if n := Size(parse(t, `"a\"b\u0001"`)); n != 6 {
 		t.Errorf("escapes counted: %d", n)
 	}
+	// SizeUpTo stops once past its limit, so a value that repeats one
+	// node 2^40 times (as a shared copy would) costs about the limit.
+	v := parse(t, `"0123456789"`)
+	for range 40 {
+		v = &jsonval.Value{Kind: jsonval.Array, Items: []*jsonval.Value{v, v}}
+	}
+	if n, over := SizeUpTo(v, 1000); !over || n > 1100 {
+		t.Errorf("SizeUpTo of a 2^40-leaf value: %d, over %v", n, over)
+	}
+	small := parse(t, `{"a":[1,2],"b":"xyz"}`)
+	if n, over := SizeUpTo(small, 100); over || n != Size(small) {
+		t.Errorf("SizeUpTo within the limit: %d, over %v; Size %d", n, over, Size(small))
+	}
 }
 
 // BenchmarkCopyRecord22 copies one record of 10,000 to the end of the list
