@@ -25,18 +25,20 @@ func runInit(args []string, stdout io.Writer) (int, error) {
 	if *statePath == "" {
 		return 0, usagef("--state is required")
 	}
-	if fi, err := os.Stat(*statePath); err != nil {
-		return 0, usagef("--state: %v", err)
-	} else if fi.Size() > draft.MaxSampleBytes {
-		return 0, usagef("--state %s is larger than %d bytes; a sample needs a few records of each kind, not the whole store", *statePath, draft.MaxSampleBytes)
-	}
-	_, sample, err := readJSON("state", *statePath)
+	// Read at most one byte past the bound, so that a stream (--state
+	// /dev/stdin) is bounded like a file; draft.FromJSON refuses the rest.
+	f, err := os.Open(*statePath)
 	if err != nil {
-		return 0, err
+		return 0, usagef("--state: %v", err)
 	}
-	text, e := draft.Manifest(sample, draft.Options{Schema: *schema})
+	sample, err := io.ReadAll(io.LimitReader(f, draft.MaxSampleBytes+1))
+	f.Close()
+	if err != nil {
+		return 0, usagef("--state: %v", err)
+	}
+	text, e := draft.FromJSON(sample, draft.Options{Schema: *schema})
 	if e != nil {
-		return 0, fmt.Errorf("%s", e.Message)
+		return 0, usagef("--state %s: %s", *statePath, e.Message)
 	}
 	if *outPath == "" {
 		_, err := stdout.Write(text)

@@ -68,9 +68,9 @@ func TestInitErrors(t *testing.T) {
 		stderr string
 	}{
 		{[]string{"init"}, "--state is required"},
-		{[]string{"init", "--state", "no-such.json"}, "--state: stat no-such.json"},
+		{[]string{"init", "--state", "no-such.json"}, "--state: open no-such.json"},
 		{[]string{"init", "--state", notJSON}, "is not valid JSON"},
-		{[]string{"init", "--state", big}, "is larger than 8388608 bytes"},
+		{[]string{"init", "--state", big}, "the sample exceeds 8388608 bytes"},
 		{[]string{"init", "--state", ordersState, "extra"}, `unexpected argument "extra"`},
 		{[]string{"init", "--state", ordersState, "--out", filepath.Join(t.TempDir(), "no", "dir", "m.json")}, "--out: open"},
 	} {
