@@ -18,18 +18,19 @@ func tokenFindings(plan *manifest.Plan) []Finding {
 	var out []Finding
 	for ci := range plan.Capabilities {
 		c := &plan.Capabilities[ci]
-		protected := map[string]string{} // property-like name -> field name
+		protected := map[string]*manifest.Field{} // property-like name -> the field
 		for col := range plan.Collections {
 			if !plan.AppliesTo(ci, col) {
 				continue
 			}
-			for _, f := range plan.Collections[col].Fields {
+			for fi := range plan.Collections[col].Fields {
+				f := &plan.Collections[col].Fields[fi]
 				if f.Expose != manifest.Alias && f.Expose != manifest.Placeholder {
 					continue
 				}
-				protected[strings.ToLower(f.Name)] = f.Name
+				protected[strings.ToLower(f.Name)] = f
 				if len(f.From) > 0 {
-					protected[strings.ToLower(f.From[len(f.From)-1])] = f.Name
+					protected[strings.ToLower(f.From[len(f.From)-1])] = f
 				}
 			}
 		}
@@ -38,30 +39,14 @@ func tokenFindings(plan *manifest.Plan) []Finding {
 			if s.Get(manifest.TokenKeyword) != nil {
 				return
 			}
-			if field, ok := protected[strings.ToLower(name)]; ok {
-				out = append(out, Finding{sat, "input property is named like the " + fieldMode(plan, ci, field) +
-					" field " + strconv.Quote(field) + " but is no token slot: prepare rejects that field's token here; declare " +
+			if f, ok := protected[strings.ToLower(name)]; ok {
+				out = append(out, Finding{sat, "input property is named like the " + f.Expose.String() +
+					" field " + strconv.Quote(f.Name) + " but is no token slot: prepare rejects that field's token here; declare " +
 					manifest.TokenKeyword + " if the handler needs the value"})
 			}
 		})
 	}
 	return out
-}
-
-// fieldMode returns the exposure mode of the named field in the
-// collections capability ci applies to.
-func fieldMode(plan *manifest.Plan, ci int, name string) string {
-	for col := range plan.Collections {
-		if !plan.AppliesTo(ci, col) {
-			continue
-		}
-		for _, f := range plan.Collections[col].Fields {
-			if f.Name == name {
-				return f.Expose.String()
-			}
-		}
-	}
-	return "protected"
 }
 
 // walkSchema calls fn for every property schema under s (through
