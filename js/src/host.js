@@ -15,6 +15,7 @@
 // that loaded the bundle (document.currentScript), as location.js does for
 // pinhole.wasm. The `worker` option names it explicitly.
 import { Instance } from "./module.js";
+import { besideScript } from "./location.js";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -56,8 +57,6 @@ export class MainHost {
 
 /** The classic-script fallback's file name, next to the script. */
 export const WORKER_FILE = "pinhole-worker.js";
-
-const script = scriptURL();
 
 /**
  * A trap or failure in the worker, seen from this thread: `name` is the
@@ -286,17 +285,8 @@ function packagedWorker() {
   } catch {
     // No import.meta.url: a classic-script build.
   }
-  return script ? new Worker(new URL(WORKER_FILE, script), { type: "module" }) : undefined;
-}
-
-/** The src of the classic script running now, or "" (ESM, workers, Node). */
-function scriptURL() {
-  try {
-    const s = globalThis.document?.currentScript;
-    return s && "src" in s && typeof s.src === "string" ? s.src : "";
-  } catch {
-    return "";
-  }
+  const beside = besideScript(WORKER_FILE);
+  return beside ? new Worker(beside, { type: "module" }) : undefined;
 }
 
 /**

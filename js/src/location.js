@@ -24,7 +24,17 @@ export function defaultWasm() {
   } catch {
     // No import.meta.url: a classic-script build.
   }
-  return script ? new URL("pinhole.wasm", script) : undefined;
+  return besideScript("pinhole.wasm");
+}
+
+/**
+ * besideScript returns the URL of a file next to the classic script that
+ * loaded this bundle, or undefined when there is none (ESM, workers, Node).
+ * @param {string} name
+ * @returns {URL | undefined}
+ */
+export function besideScript(name) {
+  return script ? new URL(name, script) : undefined;
 }
 
 /** The src of the classic script running now, or "" (ESM, workers, Node). */
