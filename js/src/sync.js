@@ -3,7 +3,7 @@
 // the declared paths and hands the module a JSON Patch against the slice it
 // holds, or the whole slice when it must. Subscribers hear of each new
 // snapshot.
-import { buildReadTree, Pruner, NONE, BoundaryError } from "./reads.js";
+import { buildReadTree, Pruner, NONE } from "./reads.js";
 import { diff } from "./diff.js";
 import { errorOf } from "./errors.js";
 
@@ -147,10 +147,10 @@ export class Sync {
     try {
       raw = this.store.getState();
       out = this.pruner.slice(raw, this.trust ? this.prevRaw : NONE, this.prevOut, this.trust);
-    } catch (err) {
-      const path = err instanceof BoundaryError ? err.path : "";
-      this.error = errorOf("invalid_state", err instanceof BoundaryError ? err.message : "reading the store failed", path || undefined);
-      this.audit.emit({ source: "bridge", kind: "sync_error", code: "invalid_state", path });
+    } catch {
+      // getState threw (a value too deep or cyclic is cut per value in slice).
+      this.error = errorOf("invalid_state", "reading the store failed");
+      this.audit.emit({ source: "bridge", kind: "sync_error", code: "invalid_state", path: "" });
       return;
     }
     /** @type {any} */
