@@ -382,17 +382,21 @@ const (
 )
 
 func init() {
+	firsts := make([]byte, len(prefixRules))
 	for i, r := range prefixRules {
-		firstRule[r.prefix[0]] = append(firstRule[r.prefix[0]], i)
+		firsts[i] = r.prefix[0]
 	}
+	firstRule = byFirstByte(firsts)
+	firsts = make([]byte, len(phrases))
 	for i, p := range phrases {
 		c := p.text[0]
-		firstPhrase[c] = append(firstPhrase[c], i)
+		firsts[i] = c
 		triggers[c] |= tPhrase
 		if c >= 'a' && c <= 'z' {
 			triggers[c-32] |= tPhrase
 		}
 	}
+	firstPhrase = byFirstByte(firsts)
 	for c := 0; c < 256; c++ {
 		if isAlnum(byte(c)) {
 			triggers[c] |= tAlnum
@@ -401,6 +405,28 @@ func init() {
 	for _, c := range []byte("~=:/T.") {
 		triggers[c] |= tMarker
 	}
+}
+
+// byFirstByte groups the indexes of firsts by their byte, in order, in one
+// allocation: the module builds these indexes at start-up, where every
+// allocation, slice growth and loop counts (BENCHMARKS.md, "Where the
+// start-up goes").
+func byFirstByte(firsts []byte) (index [256][]int) {
+	var count [256]int
+	for _, c := range firsts {
+		count[c]++
+	}
+	all := make([]int, len(firsts))
+	start := 0
+	for i, c := range firsts {
+		if index[c] == nil {
+			// The group's place in all, on first sight of its byte.
+			index[c] = all[start : start : start+count[c]]
+			start += count[c]
+		}
+		index[c] = append(index[c], i) // within capacity: no growth
+	}
+	return index
 }
 
 // tokenStart reports whether a token starts at i: s[i] is a letter or digit

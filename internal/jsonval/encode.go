@@ -6,44 +6,61 @@ const hexDigits = "0123456789abcdef"
 
 // Append appends the canonical encoding of v to dst: no insignificant
 // whitespace, members in document order, strings escaped by AppendString.
+// Arrays and objects are written by functions of their own, so that this
+// one, called for every value, stays small (see indexOf).
 func Append(dst []byte, v *Value) []byte {
-	if v == nil {
+	switch {
+	case v == nil || v.Kind == Null:
 		return append(dst, "null"...)
-	}
-	switch v.Kind {
-	case Null:
-		return append(dst, "null"...)
-	case Bool:
-		if v.B {
-			return append(dst, "true"...)
-		}
+	case v.Kind == Bool && v.B:
+		return append(dst, "true"...)
+	case v.Kind == Bool:
 		return append(dst, "false"...)
-	case Number:
+	case v.Kind == Number:
 		return append(dst, v.S...)
-	case String:
+	case v.Kind == String:
 		return AppendString(dst, v.S)
-	case Array:
-		dst = append(dst, '[')
-		for i, it := range v.Items {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = Append(dst, it)
-		}
-		return append(dst, ']')
-	case Object:
-		dst = append(dst, '{')
-		for i, k := range v.Keys {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = AppendString(dst, k)
-			dst = append(dst, ':')
-			dst = Append(dst, v.Vals[i])
-		}
-		return append(dst, '}')
+	case v.Kind == Array:
+		return appendArray(dst, v)
+	case v.Kind == Object:
+		return appendObject(dst, v)
 	}
 	return append(dst, "null"...)
+}
+
+func appendArray(dst []byte, v *Value) []byte {
+	dst = append(dst, '[')
+	for i, it := range v.Items {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = Append(dst, it)
+	}
+	return append(dst, ']')
+}
+
+func appendObject(dst []byte, v *Value) []byte {
+	dst = append(dst, '{')
+	for i, k := range v.Keys {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(AppendString(dst, k), ':')
+		dst = Append(dst, v.Vals[i])
+	}
+	return append(dst, '}')
+}
+
+// plainASCII returns the length of s's leading run of ASCII that is
+// written as it is (no '"', '\\' or control character). A small leaf, as
+// indexOf explains.
+func plainASCII(s string) int {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= utf8.RuneSelf {
+			return i
+		}
+	}
+	return len(s)
 }
 
 // Marshal returns the canonical encoding of v.
@@ -57,8 +74,14 @@ func Marshal(v *Value) []byte { return Append(nil, v) }
 // else, '<', '>', '&' and U+007F included, is written as it is.
 func AppendString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); {
+	start := plainASCII(s)
+	if start == len(s) {
+		// The common case: nothing to escape.
+		dst = append(dst, s...)
+		return append(dst, '"')
+	}
+	dst = append(dst, s[:start]...)
+	for i := start; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if c >= 0x20 && c != '"' && c != '\\' {

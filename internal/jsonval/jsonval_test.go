@@ -1,7 +1,9 @@
 package jsonval_test
 
 import (
+	"bytes"
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -85,10 +87,12 @@ func TestPointer(t *testing.T) {
 }
 
 // FuzzParse: the parser never panics; what it accepts, encoding/json
-// accepts too; the canonical encoding parses back to an equal value and is
+// accepts too and decodes to the same value; the canonical encoding parses back to an equal value and is
 // a fixed point; it never holds a raw control character or line separator.
 func FuzzParse(f *testing.F) {
-	for _, s := range []string{`{"a":[1,2,{"b":null}]}`, `"\ud83d\ude00\u2028"`, `1e400`, `{"a":1,"a":2}`, `[[[[]]]]`, "\"\xff\""} {
+	for _, s := range []string{`{"a":[1,2,{"b":null}]}`, `"\ud83d\ude00\u2028"`, `1e400`, `{"a":1,"a":2}`, `[[[[]]]]`, "\"\xff\"",
+		`"a\"b\\c\/\b\f\n\r\t\u00e9\ud800x\ud800\u0041é"`, `{"k\u00e9":["x\ny",-0.5e+3,true,false,null]}`,
+		`{` + manyKeys(40) + `}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -98,6 +102,15 @@ func FuzzParse(f *testing.F) {
 		}
 		if !json.Valid(data) {
 			t.Fatalf("jsonval accepts what encoding/json rejects: %q", data)
+		}
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.UseNumber()
+		var want any
+		if err := dec.Decode(&want); err != nil {
+			t.Fatal(err)
+		}
+		if got := plain(v); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q: jsonval parsed %#v, encoding/json %#v", data, got, want)
 		}
 		out := jsonval.Marshal(v)
 		if !json.Valid(out) {
@@ -122,4 +135,41 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("canonical encoding is not a fixed point: %q -> %q", out, again)
 		}
 	})
+}
+
+// plain converts v to what encoding/json decodes with UseNumber.
+func plain(v *jsonval.Value) any {
+	switch v.Kind {
+	case jsonval.Bool:
+		return v.B
+	case jsonval.Number:
+		return json.Number(v.S)
+	case jsonval.String:
+		return v.S
+	case jsonval.Array:
+		out := make([]any, len(v.Items))
+		for i, it := range v.Items {
+			out[i] = plain(it)
+		}
+		return out
+	case jsonval.Object:
+		out := make(map[string]any, len(v.Keys))
+		for i, k := range v.Keys {
+			out[k] = plain(v.Vals[i])
+		}
+		return out
+	}
+	return nil
+}
+
+// manyKeys returns n distinct members, enough for Parse to index the object.
+func manyKeys(n int) string {
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(`"k` + strings.Repeat("x", i) + `":` + "1")
+	}
+	return b.String()
 }

@@ -82,6 +82,8 @@ func (p *parser) alloc(v Value) *Value {
 // after it is an error.
 func Parse(data []byte) (*Value, error) {
 	p := parser{data: data, src: string(data)}
+	// The shared member stacks start with room for most documents' nesting.
+	p.keys, p.vals, p.items = make([]string, 0, 32), make([]*Value, 0, 32), make([]*Value, 0, 32)
 	p.skipSpace()
 	v, err := p.value()
 	if err != nil {
@@ -156,79 +158,137 @@ func (p *parser) object() (*Value, error) {
 	}
 	p.pos++ // {
 	v := p.alloc(Value{Kind: Object})
-	p.skipSpace()
-	if p.pos < len(p.data) && p.data[p.pos] == '}' {
-		p.pos++
-		p.depth--
-		return v, nil
-	}
 	base := len(p.keys)
-	defer func() { p.keys, p.vals = p.keys[:base], p.vals[:base] }()
+	err := p.members(v, base)
+	p.keys, p.vals = p.keys[:base], p.vals[:base]
+	if err != nil {
+		return nil, err
+	}
+	p.depth--
+	return v, nil
+}
+
+// members parses an object's members and its closing brace into v; the
+// members gather on p.keys and p.vals from base. Each member is parsed by
+// a call, and the object is finished by another, so that the loop stays
+// short (see indexOf).
+func (p *parser) members(v *Value, base int) error {
+	p.skipSpace()
+	if p.next('}') {
+		return nil
+	}
 	var seen map[string]struct{}
 	for {
-		p.skipSpace()
-		if p.pos >= len(p.data) || p.data[p.pos] != '"' {
-			return nil, p.fail("expected a string key")
-		}
-		keyAt := p.pos
-		k, err := p.str()
-		if err != nil {
-			return nil, err
-		}
-		// Duplicate keys are rejected: parsers disagree on which one wins.
-		if mine := p.keys[base:]; len(mine) < indexMin {
-			for _, old := range mine {
-				if old == k {
-					return nil, &SyntaxError{Offset: keyAt, Msg: "duplicate object key"}
-				}
-			}
-		} else {
-			if seen == nil {
-				seen = make(map[string]struct{}, 32)
-				for _, old := range mine {
-					seen[old] = struct{}{}
-				}
-			}
-			if _, dup := seen[k]; dup {
-				return nil, &SyntaxError{Offset: keyAt, Msg: "duplicate object key"}
-			}
-			seen[k] = struct{}{}
+		if err := p.member(base, &seen); err != nil {
+			return err
 		}
 		p.skipSpace()
-		if p.pos >= len(p.data) || p.data[p.pos] != ':' {
-			return nil, p.fail("expected ':' after object key")
+		if !p.next(',') {
+			break
 		}
-		p.pos++
-		p.skipSpace()
-		val, err := p.value()
-		if err != nil {
-			return nil, err
-		}
-		p.keys = append(p.keys, k)
-		p.vals = append(p.vals, val)
-		p.skipSpace()
-		if p.pos >= len(p.data) {
-			return nil, p.fail("unexpected end of JSON input")
-		}
-		if p.data[p.pos] == ',' {
-			p.pos++
-			continue
-		}
-		if p.data[p.pos] == '}' {
-			p.pos++
-			p.depth--
-			v.Keys = p.keySlice(p.keys[base:])
-			v.Vals = p.valSlice(p.vals[base:])
-			if seen != nil {
-				v.index = make(map[string]int, len(v.Keys))
-				for i, k := range v.Keys {
-					v.index[k] = i
-				}
-			}
-			return v, nil
-		}
-		return nil, p.fail("expected ',' or '}' in object")
 	}
+	if !p.next('}') {
+		return p.failEnd("expected ',' or '}' in object")
+	}
+	p.finish(v, base, seen != nil)
+	return nil
+}
+
+// finish gives v the members gathered from base, indexed when the object
+// is large enough to have been checked through a set.
+func (p *parser) finish(v *Value, base int, index bool) {
+	v.Keys = p.keySlice(p.keys[base:])
+	v.Vals = p.valSlice(p.vals[base:])
+	if index {
+		v.index = indexKeys(v.Keys)
+	}
+}
+
+// member parses one member of the object whose members start at base
+// onto p.keys and p.vals.
+func (p *parser) member(base int, seen *map[string]struct{}) error {
+	k, err := p.key(base, seen)
+	if err != nil {
+		return err
+	}
+	p.skipSpace()
+	if !p.next(':') {
+		return p.fail("expected ':' after object key")
+	}
+	p.skipSpace()
+	val, err := p.value()
+	if err != nil {
+		return err
+	}
+	p.keys = append(p.keys, k)
+	p.vals = append(p.vals, val)
+	return nil
+}
+
+// key parses a member's key, which must not repeat one of the keys
+// gathered from base.
+func (p *parser) key(base int, seen *map[string]struct{}) (string, error) {
+	p.skipSpace()
+	if p.pos >= len(p.data) || p.data[p.pos] != '"' {
+		return "", p.fail("expected a string key")
+	}
+	keyAt := p.pos
+	k, err := p.str()
+	if err != nil {
+		return "", err
+	}
+	// Duplicate keys are rejected: parsers disagree on which one wins.
+	if p.repeated(k, base, seen) {
+		return "", &SyntaxError{Offset: keyAt, Msg: "duplicate object key"}
+	}
+	return k, nil
+}
+
+// repeated reports whether k is one of the keys gathered from base. An
+// object of indexMin keys or more is checked through the set seen, made
+// on first use.
+func (p *parser) repeated(k string, base int, seen *map[string]struct{}) bool {
+	mine := p.keys[base:]
+	if len(mine) < indexMin {
+		return indexOf(mine, k) >= 0
+	}
+	if *seen == nil {
+		*seen = make(map[string]struct{}, 2*len(mine))
+		for _, old := range mine {
+			(*seen)[old] = struct{}{}
+		}
+	}
+	if _, dup := (*seen)[k]; dup {
+		return true
+	}
+	(*seen)[k] = struct{}{}
+	return false
+}
+
+// next consumes c when it is the next byte.
+func (p *parser) next(c byte) bool {
+	if p.pos < len(p.data) && p.data[p.pos] == c {
+		p.pos++
+		return true
+	}
+	return false
+}
+
+// failEnd is fail(msg), or the end-of-input error at the end of the input.
+func (p *parser) failEnd(msg string) error {
+	if p.pos >= len(p.data) {
+		return p.fail("unexpected end of JSON input")
+	}
+	return p.fail(msg)
+}
+
+// indexKeys returns the positions of keys, for Get.
+func indexKeys(keys []string) map[string]int {
+	index := make(map[string]int, len(keys))
+	for i, k := range keys {
+		index[k] = i
+	}
+	return index
 }
 
 func (p *parser) array() (*Value, error) {
@@ -237,37 +297,48 @@ func (p *parser) array() (*Value, error) {
 	}
 	p.pos++ // [
 	v := p.alloc(Value{Kind: Array})
-	p.skipSpace()
-	if p.pos < len(p.data) && p.data[p.pos] == ']' {
-		p.pos++
-		p.depth--
-		return v, nil
-	}
 	base := len(p.items)
-	defer func() { p.items = p.items[:base] }()
-	for {
-		p.skipSpace()
-		item, err := p.value()
-		if err != nil {
-			return nil, err
-		}
-		p.items = append(p.items, item)
-		p.skipSpace()
-		if p.pos >= len(p.data) {
-			return nil, p.fail("unexpected end of JSON input")
-		}
-		if p.data[p.pos] == ',' {
-			p.pos++
-			continue
-		}
-		if p.data[p.pos] == ']' {
-			p.pos++
-			p.depth--
-			v.Items = p.valSlice(p.items[base:])
-			return v, nil
-		}
-		return nil, p.fail("expected ',' or ']' in array")
+	err := p.elements(v, base)
+	p.items = p.items[:base]
+	if err != nil {
+		return nil, err
 	}
+	p.depth--
+	return v, nil
+}
+
+// elements parses an array's elements and its closing bracket into v; the
+// items gather on p.items from base.
+func (p *parser) elements(v *Value, base int) error {
+	p.skipSpace()
+	if p.next(']') {
+		return nil
+	}
+	for {
+		if err := p.element(); err != nil {
+			return err
+		}
+		p.skipSpace()
+		if !p.next(',') {
+			break
+		}
+	}
+	if !p.next(']') {
+		return p.failEnd("expected ',' or ']' in array")
+	}
+	v.Items = p.valSlice(p.items[base:])
+	return nil
+}
+
+// element parses one array element onto p.items.
+func (p *parser) element() error {
+	p.skipSpace()
+	item, err := p.value()
+	if err != nil {
+		return err
+	}
+	p.items = append(p.items, item)
+	return nil
 }
 
 func (p *parser) number() (*Value, error) {
@@ -311,47 +382,63 @@ func (p *parser) number() (*Value, error) {
 func (p *parser) str() (string, error) {
 	p.pos++ // opening quote
 	start := p.pos
-	d := p.data
-	// Fast path: no escapes, ASCII or valid UTF-8.
-	for p.pos < len(d) {
-		c := d[p.pos]
-		if c == '"' {
-			s := p.src[start:p.pos]
-			if !utf8.ValidString(s) {
-				return "", &SyntaxError{Offset: start, Msg: "invalid UTF-8 in string"}
-			}
-			p.pos++
-			return s, nil
+	end, ascii := plainRun(p.data, start)
+	if end < len(p.data) && p.data[end] == '"' {
+		// The common case: no escapes.
+		s := p.src[start:end]
+		if !ascii && !utf8.ValidString(s) {
+			return "", &SyntaxError{Offset: start, Msg: "invalid UTF-8 in string"}
 		}
-		if c == '\\' {
+		p.pos = end + 1
+		return s, nil
+	}
+	p.pos = end
+	return p.escaped(start, ascii)
+}
+
+// plainRun returns where the run of bytes from i that a string holds as
+// they are ends (the first '"', '\\' or control character, or len(d)), and
+// whether the run is all ASCII.
+func plainRun(d []byte, i int) (end int, ascii bool) {
+	var high byte
+	for ; i < len(d); i++ {
+		c := d[i]
+		if c == '"' || c == '\\' || c < 0x20 {
 			break
 		}
-		if c < 0x20 {
-			return "", p.fail("control character in string")
-		}
-		p.pos++
+		high |= c
 	}
+	return i, high < utf8.RuneSelf
+}
+
+// escaped parses the rest of a string that started at start and holds an
+// escape or a fault at p.pos; ascii tells whether the bytes before p.pos
+// were all ASCII.
+func (p *parser) escaped(start int, ascii bool) (string, error) {
+	d := p.data
 	buf := make([]byte, 0, p.pos-start+16)
 	buf = append(buf, d[start:p.pos]...)
-	for p.pos < len(d) {
-		c := d[p.pos]
-		switch {
+	for {
+		end, a := plainRun(d, p.pos)
+		buf = append(buf, d[p.pos:end]...)
+		ascii = ascii && a
+		p.pos = end
+		if p.pos >= len(d) {
+			return "", p.fail("unexpected end of JSON input in string")
+		}
+		switch c := d[p.pos]; {
 		case c == '"':
-			if !utf8.Valid(buf) {
+			if !ascii && !utf8.Valid(buf) {
 				return "", &SyntaxError{Offset: start, Msg: "invalid UTF-8 in string"}
 			}
 			p.pos++
 			return string(buf), nil
 		case c < 0x20:
 			return "", p.fail("control character in string")
-		case c != '\\':
-			buf = append(buf, c)
-			p.pos++
-			continue
 		}
 		p.pos++ // backslash
 		if p.pos >= len(d) {
-			break
+			return "", p.fail("unexpected end of JSON input in string")
 		}
 		e := d[p.pos]
 		p.pos++
@@ -369,36 +456,39 @@ func (p *parser) str() (string, error) {
 		case 't':
 			buf = append(buf, '\t')
 		case 'u':
-			r, ok := p.hex4()
+			r, ok := p.unicodeEscape()
 			if !ok {
 				return "", p.fail("invalid \\u escape")
-			}
-			if utf16.IsSurrogate(r) {
-				r2 := rune(-1)
-				if p.pos+1 < len(d) && d[p.pos] == '\\' && d[p.pos+1] == 'u' {
-					save := p.pos
-					p.pos += 2
-					var ok2 bool
-					r2, ok2 = p.hex4()
-					if !ok2 {
-						return "", p.fail("invalid \\u escape")
-					}
-					if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
-						r = dec
-					} else {
-						p.pos = save // the second escape stands on its own
-						r = utf8.RuneError
-					}
-				} else {
-					r = utf8.RuneError // lone surrogate
-				}
 			}
 			buf = utf8.AppendRune(buf, r)
 		default:
 			return "", p.fail("invalid escape in string")
 		}
 	}
-	return "", p.fail("unexpected end of JSON input in string")
+}
+
+// unicodeEscape reads the four hex digits after "\u" and, for a surrogate,
+// the escape of its pair. A lone surrogate is U+FFFD; ok is false for
+// malformed hex digits.
+func (p *parser) unicodeEscape() (r rune, ok bool) {
+	d := p.data
+	if r, ok = p.hex4(); !ok || !utf16.IsSurrogate(r) {
+		return r, ok
+	}
+	if p.pos+1 >= len(d) || d[p.pos] != '\\' || d[p.pos+1] != 'u' {
+		return utf8.RuneError, true // lone surrogate
+	}
+	save := p.pos
+	p.pos += 2
+	r2, ok := p.hex4()
+	if !ok {
+		return 0, false
+	}
+	if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
+		return dec, true
+	}
+	p.pos = save // the second escape stands on its own
+	return utf8.RuneError, true
 }
 
 func (p *parser) hex4() (rune, bool) {

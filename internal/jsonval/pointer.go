@@ -46,13 +46,38 @@ func ParsePointer(s string) (Pointer, error) {
 
 // String returns the pointer in its escaped text form.
 func (p Pointer) String() string {
-	var b strings.Builder
-	for _, t := range p {
-		b.WriteByte('/')
-		t = strings.ReplaceAll(t, "~", "~0")
-		b.WriteString(strings.ReplaceAll(t, "/", "~1"))
+	if len(p) == 1 {
+		return "/" + EscapeToken(p[0])
 	}
-	return b.String()
+	var b []byte
+	for _, t := range p {
+		b = AppendToken(append(b, '/'), t)
+	}
+	return string(b)
+}
+
+// EscapeToken returns a reference token as a pointer writes it: "~" as "~0"
+// and "/" as "~1".
+func EscapeToken(t string) string {
+	if strings.IndexByte(t, '~') < 0 && strings.IndexByte(t, '/') < 0 {
+		return t
+	}
+	return string(AppendToken(nil, t))
+}
+
+// AppendToken appends the escaped form of a reference token to b.
+func AppendToken(b []byte, t string) []byte {
+	for i := 0; i < len(t); i++ {
+		switch t[i] {
+		case '~':
+			b = append(b, '~', '0')
+		case '/':
+			b = append(b, '~', '1')
+		default:
+			b = append(b, t[i])
+		}
+	}
+	return b
 }
 
 // ArrayIndex parses a reference token as an array index, as RFC 6901 §4

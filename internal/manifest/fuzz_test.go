@@ -6,10 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"reflect"
 	"testing"
 
 	"github.com/pinholectx/pinhole/internal/jsonval"
 	"github.com/pinholectx/pinhole/internal/manifest"
+	"github.com/pinholectx/pinhole/internal/prune"
 	"github.com/pinholectx/pinhole/internal/session"
 	"github.com/pinholectx/pinhole/internal/wire"
 )
@@ -17,7 +19,8 @@ import (
 // FuzzManifest feeds arbitrary manifests to the compiler. Parse never
 // panics; a failure is an invalid_manifest error whose param is a JSON
 // Pointer; a success has reads that are JSON Pointers and limits within
-// the implementation's maximums, and a session that loads it answers
+// the implementation's maximums, a read tree equal to the one its reads
+// make, and a session that loads it answers
 // observe and describe with valid JSON within maxResponseBytes.
 func FuzzManifest(f *testing.F) {
 	seeds, err := os.ReadFile("../../testdata/fuzz/manifests.jsonl")
@@ -49,6 +52,11 @@ func FuzzManifest(f *testing.F) {
 			if _, err := jsonval.ParsePointer(p); err != nil {
 				t.Fatalf("reads path %q: %v", p, err)
 			}
+		}
+		// The session prunes with the tree the reads were listed from; it
+		// must be the tree the bridge builds from the reads.
+		if !reflect.DeepEqual(plan.ReadTree(), prune.FromReads(plan.Reads)) {
+			t.Fatalf("the plan's read tree differs from the tree of its reads %+v", plan.Reads)
 		}
 		l, h := plan.Limits, manifest.HardMax()
 		if l.MaxLimit > h.MaxLimit || l.DefaultLimit > l.MaxLimit || l.MaxResponseBytes > h.MaxResponseBytes ||

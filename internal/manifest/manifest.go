@@ -18,6 +18,7 @@ package manifest
 
 import (
 	"github.com/pinholectx/pinhole/internal/jsonval"
+	"github.com/pinholectx/pinhole/internal/prune"
 	"github.com/pinholectx/pinhole/internal/wire"
 )
 
@@ -90,7 +91,13 @@ type Plan struct {
 	Reads wire.Reads
 
 	regionIndex, capabilityIndex map[string]int
+	tree                         *prune.Tree // the tree Reads was listed from
 }
+
+// ReadTree returns the tree of the plan's reads: the tree prune.FromReads
+// builds from Reads, without building it again. It is shared and must not
+// be changed.
+func (p *Plan) ReadTree() *prune.Tree { return p.tree }
 
 // Page declares where the page identity lives.
 type Page struct {

@@ -7,12 +7,58 @@ import (
 )
 
 // declared is one place where a manifest exposes store data: its absolute
-// path ("*" stands for every item of a collection), where in the manifest it
-// is declared, and whether it is protected (mask, alias, placeholder).
+// path, where in the manifest it is declared, and whether it is protected
+// (mask, alias, placeholder). Both are kept in parts and put together only
+// for the fault, if there is one.
 type declared struct {
-	path      jsonval.Pointer
-	at        string
+	// The path: base, then, for a collection's items, "*" (every item)
+	// and rel; rel alone otherwise.
+	base, rel jsonval.Pointer
+	star      bool
+	// Where: section (a fixed pointer), then item index when index >= 0,
+	// then sub (fixed), then member name when named.
+	section   string
+	index     int
+	sub, name string
+	named     bool
 	protected Expose
+}
+
+// len returns the number of tokens of d's path.
+func (d *declared) len() int {
+	n := len(d.base) + len(d.rel)
+	if d.star {
+		n++
+	}
+	return n
+}
+
+// tok returns token i of d's path.
+func (d *declared) tok(i int) string {
+	if i < len(d.base) {
+		return d.base[i]
+	}
+	i -= len(d.base)
+	if d.star {
+		if i == 0 {
+			return "*"
+		}
+		i--
+	}
+	return d.rel[i]
+}
+
+// at returns where d is declared, as a JSON Pointer into the manifest.
+func (d *declared) at() string {
+	at := d.section
+	if d.index >= 0 {
+		at += "/" + strconv.Itoa(d.index)
+	}
+	at += d.sub
+	if d.named {
+		at += "/" + jsonval.EscapeToken(d.name)
+	}
+	return at
 }
 
 // checkOverlap rejects a manifest that exposes a protected value in plain
@@ -21,47 +67,49 @@ type declared struct {
 // what the protection hides.
 func (c *compiler) checkOverlap() {
 	p := c.plan
-	var plain, protected []declared
-	add := func(path jsonval.Pointer, at string, e Expose) {
-		d := declared{path: path, at: at, protected: e}
-		if e == Plain {
+	n := len(p.State) + 3
+	for _, col := range p.Collections {
+		n += 1 + len(col.Fields)
+	}
+	if p.Page != nil {
+		n += len(p.Page.Allow)
+	}
+	plain, protected := make([]declared, 0, n), []declared(nil)
+	add := func(d declared) {
+		if d.protected == Plain {
 			plain = append(plain, d)
 		} else {
 			protected = append(protected, d)
 		}
 	}
-	join := func(base jsonval.Pointer, rel jsonval.Pointer) jsonval.Pointer {
-		out := append(append(append(jsonval.Pointer{}, base...), "*"), rel...)
-		return out
-	}
 	for ci, col := range p.Collections {
-		at := "/collections/" + strconv.Itoa(ci)
-		add(join(col.From, col.ID), at+"/id", Plain)
+		add(declared{base: col.From, star: true, rel: col.ID, section: "/collections", index: ci, sub: "/id"})
 		for _, f := range col.Fields {
-			add(join(col.From, f.From), at+"/fields"+jsonval.Pointer{f.Name}.String(), f.Expose)
+			add(declared{base: col.From, star: true, rel: f.From, section: "/collections", index: ci, sub: "/fields",
+				name: f.Name, named: true, protected: f.Expose})
 		}
 	}
 	for _, s := range p.State {
-		add(s.From, "/state"+jsonval.Pointer{s.Name}.String(), Plain)
+		add(declared{base: s.From, section: "/state", index: -1, name: s.Name, named: true})
 	}
 	if pg := p.Page; pg != nil {
 		if pg.Route != nil {
-			add(pg.Route, "/page/route", Plain)
+			add(declared{base: pg.Route, section: "/page/route", index: -1})
 		}
 		if pg.Title != nil {
-			add(pg.Title, "/page/title", Plain)
+			add(declared{base: pg.Title, section: "/page/title", index: -1})
 		}
 		for i, a := range pg.Allow {
-			add(append(append(jsonval.Pointer{}, pg.Params...), a), "/page/params/allow/"+strconv.Itoa(i), Plain)
+			add(declared{base: pg.Params, rel: jsonval.Pointer{a}, section: "/page/params/allow", index: i})
 		}
 	}
 	if f := p.Feedback; f != nil {
-		add(join(f.From, f.Text), "/feedback/text", Plain)
+		add(declared{base: f.From, star: true, rel: f.Text, section: "/feedback/text", index: -1})
 	}
-	for _, q := range plain {
-		for _, pr := range protected {
-			if overlaps(q.path, pr.path) {
-				c.fail(q.at, "exposes in plain a value that "+pr.at+" declares "+pr.protected.String()+"; declare each value once")
+	for i := range plain {
+		for j := range protected {
+			if q, pr := &plain[i], &protected[j]; overlaps(q, pr) {
+				c.fail(path(q.at()), "exposes in plain a value that "+pr.at()+" declares "+pr.protected.String()+"; declare each value once")
 				return
 			}
 		}
@@ -70,10 +118,10 @@ func (c *compiler) checkOverlap() {
 
 // overlaps reports whether one path is a prefix of the other, "*" matching
 // any token.
-func overlaps(a, b jsonval.Pointer) bool {
-	n := min(len(a), len(b))
+func overlaps(a, b *declared) bool {
+	n := min(a.len(), b.len())
 	for i := 0; i < n; i++ {
-		if a[i] != b[i] && a[i] != "*" && b[i] != "*" {
+		if x, y := a.tok(i), b.tok(i); x != y && x != "*" && y != "*" {
 			return false
 		}
 	}

@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/pinholectx/pinhole/internal/jsonval"
 	"github.com/pinholectx/pinhole/internal/wire"
@@ -61,88 +62,140 @@ type compiler struct {
 	err  *wire.Error
 }
 
-// fail records the first fault; at is the JSON Pointer of the fault.
-func (c *compiler) fail(at, msg string) {
+// fail records the first fault; at is where in the manifest it is.
+func (c *compiler) fail(at loc, msg string) {
 	if c.err == nil {
-		if at == "" {
-			at = "/"
+		// A copy, so that no loc's contents outlive the call: the locs of
+		// the walk then stay on the stack.
+		p := strings.Clone(at.String())
+		if p == "" {
+			p = "/"
 		}
-		c.err = wire.NewError(wire.CodeInvalidManifest, at+": "+msg, at)
+		c.err = wire.NewError(wire.CodeInvalidManifest, p+": "+msg, p)
 	}
 }
 
+// A loc is a place in the manifest: a JSON Pointer that is written out
+// only when a fault is reported there, so that compiling a valid manifest
+// builds no paths (every allocation counts at start-up; BENCHMARKS.md,
+// "Where the start-up goes"). A loc with no up holds its whole pointer,
+// already escaped; any other is the member or item tok of up.
+type loc struct {
+	up  *loc
+	tok string
+}
+
+// path is the loc of a fixed pointer, written escaped.
+func path(p string) loc { return loc{tok: p} }
+
+// in is the loc of member (or item) tok of l.
+func (l *loc) in(tok string) loc { return loc{up: l, tok: tok} }
+
+// item is the loc of item i of l.
+func (l *loc) item(i int) loc { return loc{up: l, tok: strconv.Itoa(i)} }
+
+// tokens returns the reference tokens from the loc with no up (which adds
+// none) down to l.
+func (l *loc) tokens() jsonval.Pointer {
+	if l.up == nil {
+		return jsonval.Pointer{}
+	}
+	return append(l.up.tokens(), strings.Clone(l.tok)) // a copy, as in fail
+}
+
+// String returns l's JSON Pointer.
+func (l loc) String() string {
+	if l.up == nil {
+		return l.tok
+	}
+	return l.up.String() + "/" + jsonval.EscapeToken(l.tok)
+}
+
 func join(at, key string) string {
-	return at + jsonval.Pointer{key}.String()
+	return at + "/" + jsonval.EscapeToken(key)
 }
 
 // object checks that v is an object with only the allowed keys, and that
 // the required ones are present.
-func (c *compiler) object(v *jsonval.Value, at string, required []string, allowed ...string) bool {
+func (c *compiler) object(v *jsonval.Value, at loc, required []string, allowed ...string) bool {
+	return c.keys(v, at, required, allowed, false)
+}
+
+// keys is object, with "$comment" allowed too when comment is set.
+func (c *compiler) keys(v *jsonval.Value, at loc, required, allowed []string, comment bool) bool {
 	if v == nil || v.Kind != jsonval.Object {
 		c.fail(at, "must be an object")
 		return false
 	}
-	for _, k := range v.Keys {
-		ok := false
-		for _, a := range allowed {
-			if k == a {
-				ok = true
-				break
-			}
-		}
-		for _, a := range required {
-			if k == a {
-				ok = true
-				break
-			}
-		}
-		if !ok {
-			c.fail(join(at, k), "unknown key")
-			return false
-		}
+	if k := unknownKey(v.Keys, required, allowed, comment); k >= 0 {
+		c.fail(at.in(v.Keys[k]), "unknown key")
+		return false
 	}
 	for _, r := range required {
 		if v.Get(r) == nil {
-			c.fail(join(at, r), "is required")
+			c.fail(at.in(r), "is required")
 			return false
 		}
 	}
 	return true
 }
 
+// unknownKey returns the position of the first of keys that is neither
+// required nor allowed (nor "$comment", when comment is set), or -1. A
+// small leaf, so that the loop does not
+// count against a large function's tier-up budget in V8 (jsonval's indexOf
+// explains why).
+func unknownKey(keys, required, allowed []string, comment bool) int {
+	for i, k := range keys {
+		if !oneOf(allowed, k) && !oneOf(required, k) && !(comment && k == Comment) {
+			return i
+		}
+	}
+	return -1
+}
+
 // annotated checks the member named k ("$comment" or "$schema") of an
 // object that accepts it: a string of 1 to maxCommentChars characters.
-func (c *compiler) annotated(v *jsonval.Value, at, k string) bool {
+func (c *compiler) annotated(v *jsonval.Value, at loc, k string) bool {
 	if m := v.Get(k); m != nil {
-		c.str(m, join(at, k), maxCommentChars)
+		c.str(m, at.in(k), maxCommentChars)
 	}
 	return c.err == nil
 }
 
 // commented is object followed by the check of the object's comment.
-func (c *compiler) commented(v *jsonval.Value, at string, required []string, allowed ...string) bool {
-	return c.object(v, at, required, append(allowed, Comment)...) && c.annotated(v, at, Comment)
+func (c *compiler) commented(v *jsonval.Value, at loc, required []string, allowed ...string) bool {
+	return c.keys(v, at, required, allowed, true) && c.annotated(v, at, Comment)
 }
 
-func (c *compiler) str(v *jsonval.Value, at string, max int) string {
+func (c *compiler) str(v *jsonval.Value, at loc, max int) string {
 	if v == nil || v.Kind != jsonval.String {
 		c.fail(at, "must be a string")
 		return ""
 	}
-	if n := len([]rune(v.S)); n == 0 || n > max {
+	n, control := textStats(v.S)
+	if n == 0 || n > max {
 		c.fail(at, "must be 1 to "+strconv.Itoa(max)+" characters")
 		return ""
 	}
-	for _, r := range v.S {
-		if r < 0x20 || r == 0x7f {
-			c.fail(at, "must not contain control characters")
-			return ""
-		}
+	if control {
+		c.fail(at, "must not contain control characters")
+		return ""
 	}
 	return v.S
 }
 
-func (c *compiler) ptr(v *jsonval.Value, at string) jsonval.Pointer {
+// textStats counts the characters of s and reports whether one of them is
+// a control character (below U+0020, or U+007F).
+func textStats(s string) (n int, control bool) {
+	for _, r := range s {
+		n++
+		control = control || r < 0x20 || r == 0x7f
+	}
+	return n, control
+}
+
+func (c *compiler) ptr(v *jsonval.Value, at loc) jsonval.Pointer {
 	if v == nil || v.Kind != jsonval.String {
 		c.fail(at, "must be a JSON Pointer string")
 		return nil
@@ -156,12 +209,13 @@ func (c *compiler) ptr(v *jsonval.Value, at string) jsonval.Pointer {
 }
 
 func (c *compiler) manifest(v *jsonval.Value) {
-	if !c.commented(v, "", []string{"pinhole"}, "limits", "page", "regions", "collections",
-		"state", "feedback", "capabilities", "redescribeOn", "sessionScope", SchemaMember) || !c.annotated(v, "", SchemaMember) {
+	root := path("")
+	if !c.commented(v, root, []string{"pinhole"}, "limits", "page", "regions", "collections",
+		"state", "feedback", "capabilities", "redescribeOn", "sessionScope", SchemaMember) || !c.annotated(v, root, SchemaMember) {
 		return
 	}
 	if f := v.Get("pinhole"); f.Kind != jsonval.Number || f.S != strconv.Itoa(Format) {
-		c.fail("/pinhole", "unsupported manifest format; this module reads format "+strconv.Itoa(Format))
+		c.fail(path("/pinhole"), "unsupported manifest format; this module reads format "+strconv.Itoa(Format))
 		return
 	}
 	if l := v.Get("limits"); l != nil {
@@ -172,12 +226,13 @@ func (c *compiler) manifest(v *jsonval.Value) {
 	}
 	c.regions(v.Get("regions"))
 	c.collections(v.Get("collections"))
-	if s := v.Get("state"); s != nil && c.object(s, "/state", nil, s.Keys...) && c.annotated(s, "/state", Comment) {
+	state := path("/state")
+	if s := v.Get("state"); s != nil && c.object(s, state, nil, s.Keys...) && c.annotated(s, state, Comment) {
 		for i, k := range s.Keys {
 			if k == Comment {
 				continue
 			}
-			at := join("/state", k)
+			at := state.in(k)
 			c.str(jsonval.NewString(k), at, maxNameChars)
 			c.plan.State = append(c.plan.State, StateKey{Name: k, From: c.ptr(s.Vals[i], at)})
 		}
@@ -188,22 +243,24 @@ func (c *compiler) manifest(v *jsonval.Value) {
 	c.capabilities(v.Get("capabilities"))
 	if r := v.Get("redescribeOn"); r != nil {
 		if r.Kind != jsonval.Array {
-			c.fail("/redescribeOn", "must be an array of JSON Pointers")
+			c.fail(path("/redescribeOn"), "must be an array of JSON Pointers")
 		} else {
+			at := path("/redescribeOn")
 			for i, it := range r.Items {
-				c.plan.RedescribeOn = append(c.plan.RedescribeOn, c.ptr(it, "/redescribeOn/"+strconv.Itoa(i)))
+				c.plan.RedescribeOn = append(c.plan.RedescribeOn, c.ptr(it, at.item(i)))
 			}
 		}
 	}
 	if s := v.Get("sessionScope"); s != nil {
-		c.plan.SessionScope = c.ptr(s, "/sessionScope")
+		c.plan.SessionScope = c.ptr(s, path("/sessionScope"))
 	}
 }
 
 func (c *compiler) limits(v *jsonval.Value) {
 	names := []string{"defaultLimit", "maxLimit", "maxRecordSelection", "maxRecordIds",
 		"maxFieldChars", "maxFeedback", "maxUnavailable", "maxResponseBytes"}
-	if !c.commented(v, "/limits", nil, names...) {
+	limits := path("/limits")
+	if !c.commented(v, limits, nil, names...) {
 		return
 	}
 	l := &c.plan.Limits
@@ -217,7 +274,7 @@ func (c *compiler) limits(v *jsonval.Value) {
 		if n == nil {
 			continue
 		}
-		at := "/limits/" + name
+		at := limits.in(name)
 		f, ok := wholeNumber(n)
 		if !ok || f < 1 {
 			c.fail(at, "must be a positive integer")
@@ -230,33 +287,34 @@ func (c *compiler) limits(v *jsonval.Value) {
 		*slots[i] = int(f)
 	}
 	if l.DefaultLimit > l.MaxLimit {
-		c.fail("/limits/defaultLimit", "must not exceed maxLimit ("+strconv.Itoa(l.MaxLimit)+")")
+		c.fail(path("/limits/defaultLimit"), "must not exceed maxLimit ("+strconv.Itoa(l.MaxLimit)+")")
 	}
 	if l.MaxResponseBytes < MinResponseBytes {
-		c.fail("/limits/maxResponseBytes", "must be at least "+strconv.Itoa(MinResponseBytes))
+		c.fail(path("/limits/maxResponseBytes"), "must be at least "+strconv.Itoa(MinResponseBytes))
 	}
 }
 
 func (c *compiler) page(v *jsonval.Value) {
-	if !c.commented(v, "/page", nil, "route", "title", "params") {
+	if !c.commented(v, path("/page"), nil, "route", "title", "params") {
 		return
 	}
 	p := &Page{}
 	if r := v.Get("route"); r != nil {
-		p.Route = c.ptr(r, "/page/route")
+		p.Route = c.ptr(r, path("/page/route"))
 	}
 	if t := v.Get("title"); t != nil {
-		p.Title = c.ptr(t, "/page/title")
+		p.Title = c.ptr(t, path("/page/title"))
 	}
-	if pr := v.Get("params"); pr != nil && c.commented(pr, "/page/params", []string{"from", "allow"}) {
-		p.Params = c.ptr(pr.Get("from"), "/page/params/from")
+	if pr := v.Get("params"); pr != nil && c.commented(pr, path("/page/params"), []string{"from", "allow"}) {
+		p.Params = c.ptr(pr.Get("from"), path("/page/params/from"))
 		a := pr.Get("allow")
 		if a.Kind != jsonval.Array {
-			c.fail("/page/params/allow", "must be an array of parameter names")
+			c.fail(path("/page/params/allow"), "must be an array of parameter names")
 			return
 		}
+		allow := path("/page/params/allow")
 		for i, it := range a.Items {
-			p.Allow = append(p.Allow, c.str(it, "/page/params/allow/"+strconv.Itoa(i), maxNameChars))
+			p.Allow = append(p.Allow, c.str(it, allow.item(i), maxNameChars))
 		}
 	}
 	c.plan.Page = p
@@ -267,28 +325,29 @@ func (c *compiler) regions(v *jsonval.Value) {
 		return
 	}
 	if v.Kind != jsonval.Array {
-		c.fail("/regions", "must be an array")
+		c.fail(path("/regions"), "must be an array")
 		return
 	}
 	parents := make([]string, len(v.Items))
+	regions := path("/regions")
 	for i, it := range v.Items {
-		at := "/regions/" + strconv.Itoa(i)
+		at := regions.item(i)
 		if !c.commented(it, at, []string{"id"}, "parent", "description", "activeWhen") {
 			return
 		}
-		r := Region{ID: c.str(it.Get("id"), at+"/id", maxNameChars), Parent: -1}
+		r := Region{ID: c.str(it.Get("id"), at.in("id"), maxNameChars), Parent: -1}
 		if c.err == nil && c.plan.lookupRegion(r.ID) >= 0 {
-			c.fail(at+"/id", "duplicate region id")
+			c.fail(at.in("id"), "duplicate region id")
 			return
 		}
 		if d := it.Get("description"); d != nil {
-			r.Description = c.str(d, at+"/description", maxTextChars)
+			r.Description = c.str(d, at.in("description"), maxTextChars)
 		}
 		if p := it.Get("parent"); p != nil {
-			parents[i] = c.str(p, at+"/parent", maxNameChars)
+			parents[i] = c.str(p, at.in("parent"), maxNameChars)
 		}
 		if w := it.Get("activeWhen"); w != nil {
-			r.ActiveWhen = c.cond(w, at+"/activeWhen", false)
+			r.ActiveWhen = c.cond(w, at.in("activeWhen"), false)
 		}
 		c.plan.regionIndex[r.ID] = len(c.plan.Regions)
 		c.plan.Regions = append(c.plan.Regions, r)
@@ -302,7 +361,7 @@ func (c *compiler) regions(v *jsonval.Value) {
 		}
 		j := c.plan.lookupRegion(name)
 		if j < 0 {
-			c.fail("/regions/"+strconv.Itoa(i)+"/parent", "names a region that is not declared")
+			c.fail(path("/regions/"+strconv.Itoa(i)+"/parent"), "names a region that is not declared")
 			return
 		}
 		c.plan.Regions[i].Parent = j
@@ -312,24 +371,24 @@ func (c *compiler) regions(v *jsonval.Value) {
 	const unvisited, walking, done = 0, 1, 2
 	state := make([]uint8, len(c.plan.Regions))
 	for i := range c.plan.Regions {
-		var path []int
+		var chain []int
 		r := i
 		for r >= 0 && state[r] == unvisited {
 			state[r] = walking
-			path = append(path, r)
+			chain = append(chain, r)
 			r = c.plan.Regions[r].Parent
 		}
 		if r >= 0 && state[r] == walking {
-			c.fail("/regions/"+strconv.Itoa(r)+"/parent", "region parents form a cycle")
+			c.fail(path("/regions/"+strconv.Itoa(r)+"/parent"), "region parents form a cycle")
 			return
 		}
-		for _, p := range path {
+		for _, p := range chain {
 			state[p] = done
 		}
 	}
 }
 
-func (c *compiler) regionRef(v *jsonval.Value, at string) int {
+func (c *compiler) regionRef(v *jsonval.Value, at loc) int {
 	name := c.str(v, at, maxNameChars)
 	if c.err != nil {
 		return -1
@@ -346,46 +405,47 @@ func (c *compiler) collections(v *jsonval.Value) {
 		return
 	}
 	if v.Kind != jsonval.Array {
-		c.fail("/collections", "must be an array")
+		c.fail(path("/collections"), "must be an array")
 		return
 	}
+	collections := path("/collections")
 	for i, it := range v.Items {
-		at := "/collections/" + strconv.Itoa(i)
+		at := collections.item(i)
 		if !c.commented(it, at, []string{"region", "from", "id", "fields"}) {
 			return
 		}
 		col := Collection{
-			Region: c.regionRef(it.Get("region"), at+"/region"),
-			From:   c.ptr(it.Get("from"), at+"/from"),
-			ID:     c.ptr(it.Get("id"), at+"/id"),
+			Region: c.regionRef(it.Get("region"), at.in("region")),
+			From:   c.ptr(it.Get("from"), at.in("from")),
+			ID:     c.ptr(it.Get("id"), at.in("id")),
 		}
-		fs := it.Get("fields")
-		if !c.object(fs, at+"/fields", nil, fs.Keys...) || !c.annotated(fs, at+"/fields", Comment) {
+		fs, fields := it.Get("fields"), at.in("fields")
+		if !c.object(fs, fields, nil, fs.Keys...) || !c.annotated(fs, fields, Comment) {
 			return
 		}
 		for j, name := range fs.Keys {
 			if name == Comment {
 				continue
 			}
-			fat := join(at+"/fields", name)
+			fat := fields.in(name)
 			c.str(jsonval.NewString(name), fat, maxNameChars)
 			f := fs.Vals[j]
 			if !c.commented(f, fat, []string{"from"}, "maxChars", "expose", "content") {
 				return
 			}
-			fld := Field{Name: name, From: c.ptr(f.Get("from"), fat+"/from")}
+			fld := Field{Name: name, From: c.ptr(f.Get("from"), fat.in("from"))}
 			if m := f.Get("maxChars"); m != nil {
 				n, ok := wholeNumber(m)
 				if !ok || n < 1 {
-					c.fail(fat+"/maxChars", "must be a positive integer")
+					c.fail(fat.in("maxChars"), "must be a positive integer")
 				} else if hm := HardMax().MaxFieldChars; n > float64(hm) {
-					c.fail(fat+"/maxChars", "exceeds the implementation's maximum of "+strconv.Itoa(hm))
+					c.fail(fat.in("maxChars"), "exceeds the implementation's maximum of "+strconv.Itoa(hm))
 				} else {
 					fld.MaxChars = int(n)
 				}
 			}
 			if e := f.Get("expose"); e != nil {
-				switch c.str(e, fat+"/expose", maxNameChars) {
+				switch c.str(e, fat.in("expose"), maxNameChars) {
 				case "plain":
 				case "mask":
 					fld.Expose = Mask
@@ -394,16 +454,16 @@ func (c *compiler) collections(v *jsonval.Value) {
 				case "placeholder":
 					fld.Expose = Placeholder
 				default:
-					c.fail(fat+"/expose", "must be one of plain, mask, alias, placeholder")
+					c.fail(fat.in("expose"), "must be one of plain, mask, alias, placeholder")
 				}
 			}
 			if ct := f.Get("content"); ct != nil {
-				switch c.str(ct, fat+"/content", maxNameChars) {
+				switch c.str(ct, fat.in("content"), maxNameChars) {
 				case "user":
 					fld.UserContent = true
 				case "app":
 				default:
-					c.fail(fat+"/content", "must be \"user\" or \"app\"")
+					c.fail(fat.in("content"), "must be \"user\" or \"app\"")
 				}
 			}
 			col.Fields = append(col.Fields, fld)
@@ -413,15 +473,15 @@ func (c *compiler) collections(v *jsonval.Value) {
 }
 
 func (c *compiler) feedback(v *jsonval.Value) {
-	if !c.commented(v, "/feedback", []string{"from", "text"}, "level", "source") {
+	if !c.commented(v, path("/feedback"), []string{"from", "text"}, "level", "source") {
 		return
 	}
-	f := &Feedback{From: c.ptr(v.Get("from"), "/feedback/from"), Text: c.ptr(v.Get("text"), "/feedback/text")}
+	f := &Feedback{From: c.ptr(v.Get("from"), path("/feedback/from")), Text: c.ptr(v.Get("text"), path("/feedback/text"))}
 	if l := v.Get("level"); l != nil {
-		f.Level = c.ptr(l, "/feedback/level")
+		f.Level = c.ptr(l, path("/feedback/level"))
 	}
 	if s := v.Get("source"); s != nil {
-		f.Source = c.ptr(s, "/feedback/source")
+		f.Source = c.ptr(s, path("/feedback/source"))
 	}
 	c.plan.Feedback = f
 }
@@ -431,55 +491,58 @@ func (c *compiler) capabilities(v *jsonval.Value) {
 		return
 	}
 	if v.Kind != jsonval.Array {
-		c.fail("/capabilities", "must be an array")
+		c.fail(path("/capabilities"), "must be an array")
 		return
 	}
+	capabilities := path("/capabilities")
 	for i, it := range v.Items {
-		at := "/capabilities/" + strconv.Itoa(i)
+		at := capabilities.item(i)
 		if !c.commented(it, at, []string{"name", "description", "scope", "region"}, "input", "unavailable") {
 			return
 		}
 		cp := Capability{
-			Name:        c.str(it.Get("name"), at+"/name", maxNameChars),
-			Description: c.str(it.Get("description"), at+"/description", maxTextChars),
-			Region:      c.regionRef(it.Get("region"), at+"/region"),
+			Name:        c.str(it.Get("name"), at.in("name"), maxNameChars),
+			Description: c.str(it.Get("description"), at.in("description"), maxTextChars),
+			Region:      c.regionRef(it.Get("region"), at.in("region")),
 		}
 		if c.err == nil && c.plan.CapabilityIndex(cp.Name) >= 0 {
-			c.fail(at+"/name", "duplicate capability name")
+			c.fail(at.in("name"), "duplicate capability name")
 			return
 		}
-		switch c.str(it.Get("scope"), at+"/scope", maxNameChars) {
+		switch c.str(it.Get("scope"), at.in("scope"), maxNameChars) {
 		case "record":
 			cp.Record = true
 		case "page":
 		default:
-			c.fail(at+"/scope", "must be \"page\" or \"record\"")
+			c.fail(at.in("scope"), "must be \"page\" or \"record\"")
 		}
-		cp.Input = defaultInput()
+		cp.Input = defaultInput
 		if in := it.Get("input"); in != nil {
-			c.schema(in, at+"/input", 0)
+			input := at.in("input")
+			c.schema(in, input, 0)
 			if in.Kind == jsonval.Object && in.Get("type") == nil {
-				c.fail(at+"/input/type", "is required and must be \"object\"")
-			} else if in.Kind == jsonval.Object && !jsonval.Equal(in.Get("type"), jsonval.NewString("object")) {
-				c.fail(at+"/input/type", "must be \"object\"")
+				c.fail(input.in("type"), "is required and must be \"object\"")
+			} else if t := in.Get("type"); in.Kind == jsonval.Object && (t.Kind != jsonval.String || t.S != "object") {
+				c.fail(input.in("type"), "must be \"object\"")
 			}
 			cp.Input = in
 		}
-		cp.InputJSON = jsonval.Marshal(cp.Input)
+		cp.InputJSON = jsonval.Append(make([]byte, 0, 512), cp.Input) // one allocation for most schemas
 		c.tokenSlots(&cp, at)
 		if u := it.Get("unavailable"); u != nil {
 			if u.Kind != jsonval.Array {
-				c.fail(at+"/unavailable", "must be an array")
+				c.fail(at.in("unavailable"), "must be an array")
 				return
 			}
+			unavailable := at.in("unavailable")
 			for j, r := range u.Items {
-				rat := at + "/unavailable/" + strconv.Itoa(j)
+				rat := unavailable.item(j)
 				if !c.commented(r, rat, []string{"when", "reason"}) {
 					return
 				}
 				cp.Unavailable = append(cp.Unavailable, Rule{
-					When:   c.cond(r.Get("when"), rat+"/when", cp.Record),
-					Reason: c.str(r.Get("reason"), rat+"/reason", maxTextChars),
+					When:   c.cond(r.Get("when"), rat.in("when"), cp.Record),
+					Reason: c.str(r.Get("reason"), rat.in("reason"), maxTextChars),
 				})
 			}
 		}
@@ -489,16 +552,15 @@ func (c *compiler) capabilities(v *jsonval.Value) {
 }
 
 // defaultInput is the input schema of a capability that declares none: an
-// empty object and nothing else.
-func defaultInput() *jsonval.Value {
-	return &jsonval.Value{Kind: jsonval.Object,
-		Keys: []string{"type", "properties", "additionalProperties"},
-		Vals: []*jsonval.Value{jsonval.NewString("object"), jsonval.NewObject(), {Kind: jsonval.Bool}}}
-}
+// empty object and nothing else. It is shared by every such capability and
+// never changed (input schemas are only read).
+var defaultInput = &jsonval.Value{Kind: jsonval.Object,
+	Keys: []string{"type", "properties", "additionalProperties"},
+	Vals: []*jsonval.Value{{Kind: jsonval.String, S: "object"}, {Kind: jsonval.Object}, {Kind: jsonval.Bool}}}
 
 // cond compiles a condition; field conditions are allowed only where a
 // record is being judged.
-func (c *compiler) cond(v *jsonval.Value, at string, record bool) *Cond {
+func (c *compiler) cond(v *jsonval.Value, at loc, record bool) *Cond {
 	if v == nil || v.Kind != jsonval.Object || len(v.Keys) == 0 {
 		c.fail(at, "must be a condition object")
 		return nil
@@ -509,22 +571,22 @@ func (c *compiler) cond(v *jsonval.Value, at string, record bool) *Cond {
 		case "all", "any":
 			arr := v.Vals[0]
 			if arr.Kind != jsonval.Array || len(arr.Items) == 0 {
-				c.fail(join(at, k), "must be a non-empty array of conditions")
+				c.fail(at.in(k), "must be a non-empty array of conditions")
 				return nil
 			}
-			out := &Cond{Op: opNames[k]}
+			out, kat := &Cond{Op: opNames[k]}, at.in(k)
 			for i, s := range arr.Items {
-				out.Sub = append(out.Sub, c.cond(s, join(at, k)+"/"+strconv.Itoa(i), record))
+				out.Sub = append(out.Sub, c.cond(s, kat.item(i), record))
 			}
 			return out
 		case "not":
-			return &Cond{Op: OpNot, Sub: []*Cond{c.cond(v.Vals[0], join(at, k), record)}}
+			return &Cond{Op: OpNot, Sub: []*Cond{c.cond(v.Vals[0], at.in(k), record)}}
 		}
 	}
 	out := &Cond{}
 	haveRef, haveOp := false, false
 	for i, k := range v.Keys {
-		kat := join(at, k)
+		kat := at.in(k)
 		switch k {
 		case "path", "field":
 			if haveRef {

@@ -80,7 +80,7 @@ func (p *Plan) buildReads() {
 			}
 		}
 	}
-	p.Reads = t.Reads()
+	p.Reads, p.tree = t.Reads(), t
 }
 
 // appliesTo reports whether a record-scope capability applies to the records

@@ -18,7 +18,7 @@ var schemaTypes = []string{"object", "array", "string", "number", "integer", "bo
 
 const maxSchemaDepth = 16
 
-func (c *compiler) schema(v *jsonval.Value, at string, depth int) {
+func (c *compiler) schema(v *jsonval.Value, at loc, depth int) {
 	if depth > maxSchemaDepth {
 		c.fail(at, "input schema nests deeper than "+strconv.Itoa(maxSchemaDepth)+" levels")
 		return
@@ -27,56 +27,66 @@ func (c *compiler) schema(v *jsonval.Value, at string, depth int) {
 		return
 	}
 	for i, k := range v.Keys {
-		s, kat := v.Vals[i], join(at, k)
-		switch k {
-		case "type":
-			ok := false
-			for _, t := range schemaTypes {
-				ok = ok || (s.Kind == jsonval.String && s.S == t)
+		c.keyword(k, v.Vals[i], at.in(k), depth)
+	}
+}
+
+// keyword checks the schema keyword k, whose value s is at kat.
+func (c *compiler) keyword(k string, s *jsonval.Value, kat loc, depth int) {
+	switch k {
+	case "type":
+		if s.Kind != jsonval.String || !oneOf(schemaTypes, s.S) {
+			c.fail(kat, "must be one of object, array, string, number, integer, boolean, null")
+		}
+	case "description", "title":
+		c.str(s, kat, maxTextChars)
+	case "properties":
+		if c.object(s, kat, nil, s.Keys...) {
+			for j, name := range s.Keys {
+				c.schema(s.Vals[j], kat.in(name), depth+1)
 			}
-			if !ok {
-				c.fail(kat, "must be one of object, array, string, number, integer, boolean, null")
+		}
+	case "required":
+		// Any property name, as in properties: the names are the
+		// caller's input keys, not text shown as the manifest's own.
+		if s.Kind != jsonval.Array {
+			c.fail(kat, "must be an array of property names")
+			return
+		}
+		for j, it := range s.Items {
+			if it.Kind != jsonval.String {
+				c.fail(kat.item(j), "must be a string")
 			}
-		case "description", "title":
-			c.str(s, kat, maxTextChars)
-		case "properties":
-			if c.object(s, kat, nil, s.Keys...) {
-				for j, name := range s.Keys {
-					c.schema(s.Vals[j], join(kat, name), depth+1)
-				}
-			}
-		case "required":
-			// Any property name, as in properties: the names are the
-			// caller's input keys, not text shown as the manifest's own.
-			if s.Kind != jsonval.Array {
-				c.fail(kat, "must be an array of property names")
-				break
-			}
-			for j, it := range s.Items {
-				if it.Kind != jsonval.String {
-					c.fail(kat+"/"+strconv.Itoa(j), "must be a string")
-				}
-			}
-		case "additionalProperties":
-			if s.Kind != jsonval.Bool {
-				c.fail(kat, "must be true or false")
-			}
-		case "enum":
-			if s.Kind != jsonval.Array || len(s.Items) == 0 {
-				c.fail(kat, "must be a non-empty array")
-			}
-		case "minimum", "maximum":
-			if s.Kind != jsonval.Number {
-				c.fail(kat, "must be a number")
-			}
-		case "minLength", "maxLength", "minItems", "maxItems":
-			if n, ok := wholeNumber(s); !ok || n < 0 {
-				c.fail(kat, "must be a non-negative integer")
-			}
-		case "items":
-			c.schema(s, kat, depth+1)
+		}
+	case "additionalProperties":
+		if s.Kind != jsonval.Bool {
+			c.fail(kat, "must be true or false")
+		}
+	case "enum":
+		if s.Kind != jsonval.Array || len(s.Items) == 0 {
+			c.fail(kat, "must be a non-empty array")
+		}
+	case "minimum", "maximum":
+		if s.Kind != jsonval.Number {
+			c.fail(kat, "must be a number")
+		}
+	case "minLength", "maxLength", "minItems", "maxItems":
+		if n, ok := wholeNumber(s); !ok || n < 0 {
+			c.fail(kat, "must be a non-negative integer")
+		}
+	case "items":
+		c.schema(s, kat, depth+1)
+	}
+}
+
+// oneOf reports whether s is in list.
+func oneOf(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
 		}
 	}
+	return false
 }
 
 // wholeNumber returns the value of a number with no fractional part,

@@ -55,22 +55,22 @@ func (s *TokenSlot) ExposeSlot() expose.Slot {
 // type, description and title (slotKeys); record scope takes tokens of the
 // request's record ("record" omitted or "request"), page scope must say
 // "record": "token".
-func (c *compiler) tokenSlots(cp *Capability, at string) {
+func (c *compiler) tokenSlots(cp *Capability, at loc) {
 	if c.err != nil || cp.Input == nil {
 		return
 	}
-	c.findSlotsIn(cp, cp.Input, at+"/input", nil, true, true)
+	c.findSlotsIn(cp, cp.Input, at.in("input"), path(""), true, true)
 }
 
-// findSlotsIn walks schema s at manifest place at; path is the input
-// pointer the schema describes, direct is false once the walk went through
+// findSlotsIn walks schema s at manifest place at; in is the place in the
+// input the schema describes, direct is false once the walk went through
 // "items", and root is true for the input object itself.
-func (c *compiler) findSlotsIn(cp *Capability, s *jsonval.Value, at string, path jsonval.Pointer, direct, root bool) {
+func (c *compiler) findSlotsIn(cp *Capability, s *jsonval.Value, at, in loc, direct, root bool) {
 	if c.err != nil || s == nil || s.Kind != jsonval.Object {
 		return
 	}
 	if tk := s.Get(TokenKeyword); tk != nil {
-		kat := join(at, TokenKeyword)
+		kat := at.in(TokenKeyword)
 		switch {
 		case root:
 			c.fail(kat, "the input itself cannot be a token slot; declare the slot on a property")
@@ -81,12 +81,12 @@ func (c *compiler) findSlotsIn(cp *Capability, s *jsonval.Value, at string, path
 		}
 		for _, k := range s.Keys {
 			if !isSlotKey(k) {
-				c.fail(join(at, k), "a token slot's schema holds only type, description, title and "+TokenKeyword+
+				c.fail(at.in(k), "a token slot's schema holds only type, description, title and "+TokenKeyword+
 					": "+k+" would check or walk the hidden value behind the token")
 				return
 			}
 		}
-		c.slot(cp, tk, kat, path)
+		c.slot(cp, tk, kat, in.tokens())
 		if c.err != nil {
 			return
 		}
@@ -96,22 +96,22 @@ func (c *compiler) findSlotsIn(cp *Capability, s *jsonval.Value, at string, path
 		return
 	}
 	if props := s.Get("properties"); props != nil && props.Kind == jsonval.Object {
+		pat := at.in("properties")
 		for i, name := range props.Keys {
-			p := append(append(jsonval.Pointer{}, path...), name)
-			c.findSlotsIn(cp, props.Vals[i], join(join(at, "properties"), name), p, direct, false)
+			c.findSlotsIn(cp, props.Vals[i], pat.in(name), in.in(name), direct, false)
 		}
 	}
 	if items := s.Get("items"); items != nil {
-		c.findSlotsIn(cp, items, join(at, "items"), path, false, false)
+		c.findSlotsIn(cp, items, at.in("items"), in, false, false)
 	}
 }
 
 // slot compiles one x-pinhole-token value at manifest place at.
-func (c *compiler) slot(cp *Capability, v *jsonval.Value, at string, path jsonval.Pointer) {
+func (c *compiler) slot(cp *Capability, v *jsonval.Value, at loc, path jsonval.Pointer) {
 	if !c.object(v, at, []string{"field"}, "record") {
 		return
 	}
-	name := c.str(v.Get("field"), at+"/field", maxNameChars)
+	name := c.str(v.Get("field"), at.in("field"), maxNameChars)
 	if c.err != nil {
 		return
 	}
@@ -119,24 +119,24 @@ func (c *compiler) slot(cp *Capability, v *jsonval.Value, at string, path jsonva
 	switch r := v.Get("record"); {
 	case r == nil && cp.Record:
 	case r == nil:
-		c.fail(at+"/record", `is required in a page-scope capability: "token" (the token chooses the record)`)
+		c.fail(at.in("record"), `is required in a page-scope capability: "token" (the token chooses the record)`)
 		return
 	default:
-		switch c.str(r, at+"/record", maxNameChars) {
+		switch c.str(r, at.in("record"), maxNameChars) {
 		case "request":
 			if !cp.Record {
-				c.fail(at+"/record", `"request" needs a record-scope capability; a page-scope capability takes "token"`)
+				c.fail(at.in("record"), `"request" needs a record-scope capability; a page-scope capability takes "token"`)
 				return
 			}
 		case "token":
 			if cp.Record {
-				c.fail(at+"/record", `"token" is for page-scope capabilities; a record-scope capability resolves tokens of the record it acts on only ("request")`)
+				c.fail(at.in("record"), `"token" is for page-scope capabilities; a record-scope capability resolves tokens of the record it acts on only ("request")`)
 				return
 			}
 			slot.ByToken = true
 		default:
 			if c.err == nil {
-				c.fail(at+"/record", `must be "request" (record scope) or "token" (page scope)`)
+				c.fail(at.in("record"), `must be "request" (record scope) or "token" (page scope)`)
 			}
 			return
 		}
@@ -151,19 +151,19 @@ func (c *compiler) slot(cp *Capability, v *jsonval.Value, at string, path jsonva
 				continue
 			}
 			if f.Expose != Alias && f.Expose != Placeholder {
-				c.fail(at+"/field", "names a field that /collections/"+strconv.Itoa(ci)+" exposes "+f.Expose.String()+
+				c.fail(at.in("field"), "names a field that /collections/"+strconv.Itoa(ci)+" exposes "+f.Expose.String()+
 					"; a token slot takes an alias or placeholder field")
 				return
 			}
 			if found && f.Expose != mode {
-				c.fail(at+"/field", "names a field that is an alias in one collection and a placeholder in another")
+				c.fail(at.in("field"), "names a field that is an alias in one collection and a placeholder in another")
 				return
 			}
 			mode, found = f.Expose, true
 		}
 	}
 	if !found {
-		c.fail(at+"/field", "names no field of the collections this capability applies to")
+		c.fail(at.in("field"), "names no field of the collections this capability applies to")
 		return
 	}
 	slot.Expose = mode

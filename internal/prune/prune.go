@@ -14,7 +14,6 @@
 package prune
 
 import (
-	"sort"
 	"strconv"
 
 	"github.com/pinholectx/pinhole/internal/jsonval"
@@ -50,23 +49,58 @@ func IsCut(v *jsonval.Value) bool {
 
 // Tree is a set of declared paths as a trie. A node with all set keeps its
 // whole subtree; a node with each keeps, from an array, every item pruned
-// by each.
+// by each. Children live in their parent's sorted slice rather than in a
+// map of pointers: a tree is a few dozen nodes, and building one (as every
+// load does) then costs an allocation or two per parent, not a map and a
+// node per child.
 type Tree struct {
-	all      bool
-	each     *Tree
-	children map[string]*Tree
+	all  bool
+	each *Tree
+	kids []kid // sorted by key
 }
 
+type kid struct {
+	key  string
+	tree Tree
+}
+
+// search returns the position of tok among t's children, or where it would
+// go.
+func (t *Tree) search(tok string) int {
+	lo, hi := 0, len(t.kids)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if t.kids[m].key < tok {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+// get returns the child at tok, or nil.
+func (t *Tree) get(tok string) *Tree {
+	if i := t.search(tok); i < len(t.kids) && t.kids[i].key == tok {
+		return &t.kids[i].tree
+	}
+	return nil
+}
+
+// child returns the child at tok, adding it when missing. The pointer is
+// valid until the next child is added to t.
 func (t *Tree) child(tok string) *Tree {
-	if t.children == nil {
-		t.children = map[string]*Tree{}
+	i := t.search(tok)
+	if i < len(t.kids) && t.kids[i].key == tok {
+		return &t.kids[i].tree
 	}
-	c := t.children[tok]
-	if c == nil {
-		c = &Tree{}
-		t.children[tok] = c
+	if t.kids == nil {
+		t.kids = make([]kid, 0, 4)
 	}
-	return c
+	t.kids = append(t.kids, kid{})
+	copy(t.kids[i+1:], t.kids[i:])
+	t.kids[i] = kid{key: tok}
+	return &t.kids[i].tree
 }
 
 func (t *Tree) add(p jsonval.Pointer) *Tree {
@@ -83,7 +117,7 @@ func (t *Tree) add(p jsonval.Pointer) *Tree {
 // AddAll declares the whole value at p.
 func (t *Tree) AddAll(p jsonval.Pointer) {
 	n := t.add(p)
-	n.all, n.children, n.each = true, nil, nil
+	n.all, n.kids, n.each = true, nil, nil
 }
 
 // AddEach declares p as an array whose items are read at the item-relative
@@ -105,30 +139,28 @@ func (t *Tree) AddEach(p jsonval.Pointer, rel []jsonval.Pointer) {
 // arrays read item by item as collections.
 func (t *Tree) Reads() wire.Reads {
 	r := wire.Reads{Paths: []string{}}
-	t.list(nil, &r.Paths, &r.Collections)
+	t.list(make([]byte, 0, 128), &r.Paths, &r.Collections)
 	if r.Collections == nil {
 		r.Collections = []wire.ReadsCollection{}
 	}
 	return r
 }
 
-func (t *Tree) list(prefix jsonval.Pointer, paths *[]string, cols *[]wire.ReadsCollection) {
+// list appends the tree's reads below the pointer held (in its text form)
+// by prefix, children in key order. Only what it lists becomes a string.
+func (t *Tree) list(prefix []byte, paths *[]string, cols *[]wire.ReadsCollection) {
 	if t.all {
-		*paths = append(*paths, prefix.String())
+		*paths = append(*paths, string(prefix))
 		return
 	}
 	if t.each != nil {
 		var items []string
-		t.each.list(nil, &items, nil)
-		*cols = append(*cols, wire.ReadsCollection{From: prefix.String(), Items: items})
+		t.each.list(prefix[len(prefix):], &items, nil)
+		*cols = append(*cols, wire.ReadsCollection{From: string(prefix), Items: items})
 	}
-	keys := make([]string, 0, len(t.children))
-	for k := range t.children {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		t.children[k].list(append(append(jsonval.Pointer{}, prefix...), k), paths, cols)
+	for i := range t.kids {
+		k := &t.kids[i]
+		k.tree.list(jsonval.AppendToken(append(prefix, '/'), k.key), paths, cols)
 	}
 }
 
@@ -192,14 +224,14 @@ func (t *Tree) Value(v *jsonval.Value) *jsonval.Value {
 			}
 			return out
 		}
-		if len(t.children) == 0 {
+		if len(t.kids) == 0 {
 			return nil
 		}
 		out := &jsonval.Value{Kind: jsonval.Array, Items: make([]*jsonval.Value, len(v.Items))}
 		any := false
 		for i, it := range v.Items {
 			var pv *jsonval.Value
-			if c := t.children[strconv.Itoa(i)]; c != nil {
+			if c := t.get(strconv.Itoa(i)); c != nil {
 				pv = c.Value(it)
 			}
 			if pv == nil {
@@ -214,12 +246,12 @@ func (t *Tree) Value(v *jsonval.Value) *jsonval.Value {
 		}
 		return out
 	case jsonval.Object:
-		if len(t.children) == 0 {
+		if len(t.kids) == 0 {
 			return nil
 		}
 		out := &jsonval.Value{Kind: jsonval.Object}
 		for i, k := range v.Keys {
-			c := t.children[k]
+			c := t.get(k)
 			if c == nil {
 				continue
 			}
@@ -279,7 +311,7 @@ func (t *Tree) At(ptr jsonval.Pointer) (node *Tree, below int) {
 				continue
 			}
 		}
-		c := n.children[tok]
+		c := n.get(tok)
 		if c == nil {
 			return nil, 0
 		}
@@ -304,7 +336,7 @@ func (t *Tree) Collections(ptr jsonval.Pointer) []int {
 				continue
 			}
 		}
-		if n = n.children[tok]; n == nil {
+		if n = n.get(tok); n == nil {
 			break
 		}
 	}

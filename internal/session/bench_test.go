@@ -130,3 +130,19 @@ func BenchmarkCopyChain22(b *testing.B) {
 		s.Call(describe)
 	}
 }
+
+// BenchmarkLoadOrders is a load of the orders manifest: parse, compile and
+// the reads. In the module it is the first call of a cold start, where
+// every allocation and every call of a large function counts against V8's
+// tier-up budgets (BENCHMARKS.md, "Where the start-up goes").
+func BenchmarkLoadOrders(b *testing.B) {
+	m, err := os.ReadFile("../../testdata/orders/manifest.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	req := []byte(`{"op":"load","key":"` + key + `","manifest":` + string(m) + `}`)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		ok(b, session.New().Call(req))
+	}
+}

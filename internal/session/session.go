@@ -162,7 +162,7 @@ func (s *Session) load(v *jsonval.Value) ([]byte, *wire.Error) {
 			return nil, wire.NewError(wire.CodeInvalidRequest, "this host has no randomness to draw a session key from: load needs a key", "key")
 		}
 	}
-	s.plan, s.reads, s.keyer, s.snap, s.id = plan, prune.FromReads(plan.Reads), expose.NewKeyer(key), nil, ""
+	s.plan, s.reads, s.keyer, s.snap, s.id = plan, plan.ReadTree(), expose.NewKeyer(key), nil, ""
 	s.history = history{}
 	return wire.Encode(&wire.Loaded{Loaded: true, Limits: plan.Limits, Reads: plan.Reads}), nil
 }

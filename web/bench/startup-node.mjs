@@ -10,6 +10,10 @@
 //   node startup-node.mjs pinhole   pinhole.wasm phase by phase (coldstart.mjs)
 //   node startup-node.mjs empty     the empty Go reactor (build/empty-reactor.wasm)
 //   node startup-node.mjs baseline FILE   another build of pinhole.wasm, phase by phase
+//
+// --settle waits 300 ms before printing, so that background compilations
+// the start triggered finish within the process (startup.mjs counts them
+// with --trace-wasm-compilation-times).
 import { readFileSync } from "node:fs";
 import { startup, KEY } from "./latency.mjs";
 import { coldStart } from "./coldstart.mjs";
@@ -28,4 +32,5 @@ if (which === "pinhole" || which === "empty" || which === "baseline") {
 } else {
   out = await startup(() => WebAssembly.compile(bytes), manifest, 1);
 }
+if (process.argv.includes("--settle")) await new Promise((r) => setTimeout(r, 300));
 process.stdout.write(JSON.stringify(out) + "\n");

@@ -60,10 +60,21 @@ export function startupFloorSection(build) {
     if (x.pairedVsBaseline) verdicts.push(`${name.split(" ")[0]}: pinhole.wasm ÷ the baseline, per round ${x.pairedVsBaseline.median.toFixed(3)}× (p10–p90 ${x.pairedVsBaseline.p10.toFixed(2)}–${x.pairedVsBaseline.p90.toFixed(2)})`);
     verdicts.push(`${name.split(" ")[0]}: ${x.ratio.toFixed(2)}× (ratio of the medians; per round ${x.pairedRatio.median.toFixed(2)}×, p10–p90 ${x.pairedRatio.p10.toFixed(2)}–${x.pairedRatio.p90.toFixed(2)}), goal ${GOAL}× ${x.ratio <= GOAL ? "**met**" : "**not met**"}`);
   }
+  const c = r.compiled;
+  const compiled = c ? `
+What V8 compiled during one cold start in Node (\`--trace-wasm-compilation-times\`,
+median of ${r.node?.rounds && c ? "5" : "–"} processes): functions compiled by Liftoff on their first
+call, and functions recompiled by TurboFan in the background because their
+tier-up budget ran out during the start.
+
+| module | Liftoff: functions | Liftoff: wasm bytes | TurboFan: functions |
+| --- | --- | --- | --- |
+${Object.entries(c).map(([m, x]) => `| ${m === "empty" ? "empty reactor" : m === "pinhole" ? "pinhole.wasm" : "baseline"} | ${x.liftoff} | ${x.liftoffBytes.toLocaleString("en")} | ${x.turbofan} |`).join("\n")}
+` : "";
   return `${title}
 
 ${lines.join("\n")}
-
+${compiled}
 Milliseconds, median (p10–p90). Each round starts pinhole.wasm and an empty
 Go wasip1 reactor (web/bench/emptyreactor, built with the module's flags),
 in alternating order, each in a fresh Node process (${r.node?.rounds ?? "–"} rounds) or a

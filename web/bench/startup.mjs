@@ -66,6 +66,29 @@ result.node = await runRounds(NODE_ROUNDS, async (which) =>
   JSON.parse(execFileSync(process.execPath, [join(here, "startup-node.mjs"), which, ...(which === "baseline" ? [BASELINE] : [])], { encoding: "utf8" })));
 console.log("node", JSON.stringify({ ratio: result.node.ratio, pinhole: result.node.pinhole.total, empty: result.node.empty.total }));
 
+// What V8 compiled during a cold start in Node, from its own trace
+// (--trace-wasm-compilation-times): functions compiled by Liftoff on first
+// call (count and wasm bytes) and functions recompiled by TurboFan because
+// they used up their tier-up budget. Median of TRACE_RUNS processes each.
+const TRACE_RUNS = quick ? 1 : 5;
+result.compiled = {};
+for (const which of MODULES) {
+  const runs = [];
+  for (let i = 0; i < TRACE_RUNS; i++) {
+    const txt = execFileSync(process.execPath, ["--trace-wasm-compilation-times", join(here, "startup-node.mjs"), which,
+      ...(which === "baseline" ? [BASELINE] : []), "--settle"], { encoding: "utf8" });
+    const run = { liftoff: 0, liftoffBytes: 0, turbofan: 0 };
+    for (const line of txt.split("\n")) {
+      const m = line.match(/using (Liftoff|TurboFan).*bodysize (\d+)/);
+      if (m?.[1] === "TurboFan") run.turbofan++;
+      else if (m) (run.liftoff++, (run.liftoffBytes += +m[2]));
+    }
+    runs.push(run);
+  }
+  result.compiled[which] = Object.fromEntries(Object.keys(runs[0]).map((k) => [k, quantile(runs.map((r) => r[k]), 0.5)]));
+}
+console.log("compiled", JSON.stringify(result.compiled));
+
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 await esbuild.build({
