@@ -13,7 +13,9 @@ import (
 var (
 	sess = session.NewWithRandom(randomGet) // WASI random_get: the host's randomness
 	// buffers keeps host-filled request buffers alive until pinhole_free.
-	buffers = map[uint32][]byte{}
+	// A host holds one or two at a time, so a list is searched: a map's
+	// code would be compiled on every start of the module.
+	buffers []hostBuffer
 	// last keeps the previous response alive until the next call.
 	last []byte
 )
@@ -51,7 +53,7 @@ func pinholeAlloc(size uint32) uint32 {
 	}
 	buf := make([]byte, size)
 	ptr := uint32(uintptr(unsafe.Pointer(&buf[0])))
-	buffers[ptr] = buf
+	buffers = append(buffers, hostBuffer{ptr, buf})
 	return ptr
 }
 
@@ -92,11 +94,31 @@ func reserve(size uint32) {
 	runtime.GC()
 }
 
+// hostBuffer is a buffer handed to the host by pinhole_alloc.
+type hostBuffer struct {
+	ptr uint32
+	buf []byte
+}
+
+// bufferAt returns the position in buffers of the buffer at ptr, or -1.
+func bufferAt(ptr uint32) int {
+	for i := range buffers {
+		if buffers[i].ptr == ptr {
+			return i
+		}
+	}
+	return -1
+}
+
 // pinholeFree releases a buffer from pinhole_alloc.
 //
 //go:wasmexport pinhole_free
 func pinholeFree(ptr uint32) {
-	delete(buffers, ptr)
+	if i := bufferAt(ptr); i >= 0 {
+		last := len(buffers) - 1
+		buffers[i], buffers[last] = buffers[last], hostBuffer{}
+		buffers = buffers[:last]
+	}
 }
 
 // pinholeCall runs one request held in linear memory at ptr (len bytes) and
@@ -105,8 +127,8 @@ func pinholeFree(ptr uint32) {
 //go:wasmexport pinhole_call
 func pinholeCall(ptr, length uint32) uint64 {
 	var req []byte
-	if buf, ok := buffers[ptr]; ok && int(length) <= len(buf) {
-		req = buf[:length]
+	if i := bufferAt(ptr); i >= 0 && int(length) <= len(buffers[i].buf) {
+		req = buffers[i].buf[:length]
 	} else {
 		// Not one of ours: an empty request gets an invalid_request answer
 		// instead of a read of memory the module does not own.

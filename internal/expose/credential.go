@@ -1,7 +1,6 @@
 package expose
 
 import (
-	"encoding/base64"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -1129,11 +1128,7 @@ func basicToken(rest string) bool {
 		if end < n && rest[end] != '/' {
 			continue
 		}
-		dec, err := base64.StdEncoding.DecodeString(rest[:end])
-		if err != nil {
-			dec, err = base64.RawStdEncoding.DecodeString(rest[:end])
-		}
-		if err == nil && strings.IndexByte(string(dec), ':') > 0 {
+		if dec, ok := decodeBase64(rest[:end]); ok && strings.IndexByte(string(dec), ':') > 0 {
 			return true
 		}
 	}

@@ -9,7 +9,6 @@
 package expose
 
 import (
-	"encoding/base32"
 	"strings"
 	"unicode/utf8"
 
@@ -47,11 +46,9 @@ func NewKeyer(key []byte) *Keyer {
 	return &Keyer{key: append([]byte(nil), key...), seen: map[string]*jsonval.Value{}}
 }
 
-var tokenEncoding = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)
-
 func (k *Keyer) token(prefix string, v *jsonval.Value) string {
 	sum := hmacSHA256(k.key, []byte(prefix), []byte{0}, k.scope, []byte{0}, jsonval.Marshal(v))
-	t := prefix + tokenEncoding.EncodeToString(sum[:15])
+	t := string(appendBase32(append(make([]byte, 0, len(prefix)+24), prefix...), sum[:15]))
 	if len(k.seen) >= MaxTokens {
 		k.older, k.seen = k.seen, map[string]*jsonval.Value{}
 	}

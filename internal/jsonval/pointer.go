@@ -18,7 +18,7 @@ func ParsePointer(s string) (Pointer, error) {
 	if s[0] != '/' {
 		return nil, errors.New("a JSON Pointer must be empty or start with '/'")
 	}
-	parts := strings.Split(s[1:], "/")
+	parts := splitTokens(s[1:])
 	for i, t := range parts {
 		if strings.IndexByte(t, '~') < 0 {
 			continue
@@ -42,6 +42,19 @@ func ParsePointer(s string) (Pointer, error) {
 		parts[i] = b.String()
 	}
 	return Pointer(parts), nil
+}
+
+// splitTokens splits s at every "/" (as strings.Split, in one allocation).
+func splitTokens(s string) []string {
+	parts := make([]string, 0, strings.Count(s, "/")+1)
+	for {
+		i := strings.IndexByte(s, '/')
+		if i < 0 {
+			return append(parts, s)
+		}
+		parts = append(parts, s[:i])
+		s = s[i+1:]
+	}
 }
 
 // String returns the pointer in its escaped text form.

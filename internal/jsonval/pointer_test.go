@@ -1,8 +1,10 @@
 package jsonval_test
 
 import (
+	"reflect"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/pinholectx/pinhole/internal/jsonval"
@@ -86,3 +88,37 @@ func FuzzArrayIndex(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParsePointer: a pointer parses exactly when every "~" is followed by
+// "0" or "1"; its tokens are the "/"-separated parts, unescaped; and its
+// text form is the text it was parsed from.
+func FuzzParsePointer(f *testing.F) {
+	for _, s := range []string{"", "/", "//", "/a/b", "/a~1b/~0", "/~", "/~2", "a", "/é/0/-"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		p, err := jsonval.ParsePointer(s)
+		valid := s == "" || (s[0] == '/' && !badTilde.MatchString(s))
+		if (err == nil) != valid {
+			t.Fatalf("ParsePointer(%q) error %v, valid %v", s, err, valid)
+		}
+		if err != nil {
+			return
+		}
+		if got := p.String(); got != s {
+			t.Fatalf("ParsePointer(%q).String() = %q", s, got)
+		}
+		if s != "" {
+			parts := strings.Split(s[1:], "/")
+			for i, part := range parts {
+				parts[i] = strings.ReplaceAll(strings.ReplaceAll(part, "~1", "/"), "~0", "~")
+			}
+			if !reflect.DeepEqual([]string(p), parts) {
+				t.Fatalf("ParsePointer(%q) = %q, want %q", s, p, parts)
+			}
+		}
+	})
+}
+
+// badTilde matches a "~" that is not followed by "0" or "1".
+var badTilde = regexp.MustCompile(`~([^01]|$)`)

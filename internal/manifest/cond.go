@@ -23,10 +23,20 @@ const (
 	OpNot
 )
 
-var opNames = map[string]Op{
-	"eq": OpEq, "ne": OpNe, "in": OpIn, "notIn": OpNotIn,
-	"lt": OpLt, "lte": OpLte, "gt": OpGt, "gte": OpGte, "exists": OpExists,
-	"all": OpAll, "any": OpAny, "not": OpNot,
+// opNames are the operators' names in a manifest, indexed by Op. A slice
+// rather than a map: a map literal is built by code at start-up.
+var opNames = [...]string{OpEq: "eq", OpNe: "ne", OpIn: "in", OpNotIn: "notIn",
+	OpLt: "lt", OpLte: "lte", OpGt: "gt", OpGte: "gte", OpExists: "exists",
+	OpAll: "all", OpAny: "any", OpNot: "not"}
+
+// opNamed returns the operator named name.
+func opNamed(name string) (Op, bool) {
+	for op, n := range opNames {
+		if n == name {
+			return Op(op), true
+		}
+	}
+	return 0, false
 }
 
 // Cond is a compiled condition. A leaf reads one value, from the store root

@@ -94,6 +94,12 @@ func (l *loc) in(tok string) loc { return loc{up: l, tok: tok} }
 // item is the loc of item i of l.
 func (l *loc) item(i int) loc { return loc{up: l, tok: strconv.Itoa(i)} }
 
+// isFormat reports whether the number written n is Format.
+func isFormat(n string) bool {
+	f, ok := jsonval.ArrayIndex(n) // digits with no sign, fraction or exponent
+	return ok && f == Format
+}
+
 // tokens returns the reference tokens from the loc with no up (which adds
 // none) down to l.
 func (l *loc) tokens() jsonval.Pointer {
@@ -214,7 +220,7 @@ func (c *compiler) manifest(v *jsonval.Value) {
 		"state", "feedback", "capabilities", "redescribeOn", "sessionScope", SchemaMember) || !c.annotated(v, root, SchemaMember) {
 		return
 	}
-	if f := v.Get("pinhole"); f.Kind != jsonval.Number || f.S != strconv.Itoa(Format) {
+	if f := v.Get("pinhole"); f.Kind != jsonval.Number || !isFormat(f.S) {
 		c.fail(path("/pinhole"), "unsupported manifest format; this module reads format "+strconv.Itoa(Format))
 		return
 	}
@@ -574,7 +580,8 @@ func (c *compiler) cond(v *jsonval.Value, at loc, record bool) *Cond {
 				c.fail(at.in(k), "must be a non-empty array of conditions")
 				return nil
 			}
-			out, kat := &Cond{Op: opNames[k]}, at.in(k)
+			op, _ := opNamed(k)
+			out, kat := &Cond{Op: op}, at.in(k)
 			for i, s := range arr.Items {
 				out.Sub = append(out.Sub, c.cond(s, kat.item(i), record))
 			}
@@ -602,7 +609,7 @@ func (c *compiler) cond(v *jsonval.Value, at loc, record bool) *Cond {
 			out.Ptr = c.ptr(v.Vals[i], kat)
 			continue
 		}
-		op, ok := opNames[k]
+		op, ok := opNamed(k)
 		if !ok || op >= OpAll {
 			c.fail(kat, "unknown condition operator")
 			return nil

@@ -93,6 +93,12 @@ func oneOf(list []string, s string) bool {
 // however it is written (2, 2.0, 2e0), as JSON Schema counts integers. A
 // number beyond ±2^53, where float64 stops counting exactly, is not one.
 func wholeNumber(v *jsonval.Value) (float64, bool) {
+	if v == nil || v.Kind != jsonval.Number {
+		return 0, false
+	}
+	if n, ok := jsonval.ArrayIndex(v.S); ok {
+		return float64(n), true // plain digits, the usual case: no float parsing
+	}
 	f, ok := v.Float()
 	if !ok || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
 		return 0, false
