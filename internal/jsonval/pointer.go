@@ -12,49 +12,69 @@ type Pointer []string
 // ParsePointer parses s ("" or "/a/b~1c"). It rejects a missing leading
 // slash and "~" not followed by "0" or "1".
 func ParsePointer(s string) (Pointer, error) {
-	if s == "" {
-		return Pointer{}, nil
-	}
-	if s[0] != '/' {
-		return nil, errors.New("a JSON Pointer must be empty or start with '/'")
-	}
-	parts := splitTokens(s[1:])
-	for i, t := range parts {
-		if strings.IndexByte(t, '~') < 0 {
-			continue
-		}
-		var b strings.Builder
-		for j := 0; j < len(t); j++ {
-			if t[j] != '~' {
-				b.WriteByte(t[j])
-				continue
-			}
-			if j+1 >= len(t) || (t[j+1] != '0' && t[j+1] != '1') {
-				return nil, errors.New("'~' in a JSON Pointer must be followed by '0' or '1'")
-			}
-			if t[j+1] == '0' {
-				b.WriteByte('~')
-			} else {
-				b.WriteByte('/')
-			}
-			j++
-		}
-		parts[i] = b.String()
-	}
-	return Pointer(parts), nil
+	p, _, err := AppendPointer(make([]string, 0, PointerTokens(s)), s)
+	return p, err
 }
 
-// splitTokens splits s at every "/" (as strings.Split, in one allocation).
-func splitTokens(s string) []string {
-	parts := make([]string, 0, strings.Count(s, "/")+1)
-	for {
-		i := strings.IndexByte(s, '/')
-		if i < 0 {
-			return append(parts, s)
-		}
-		parts = append(parts, s[:i])
-		s = s[i+1:]
+// PointerTokens returns how many reference tokens the pointer text s holds.
+func PointerTokens(s string) int {
+	return strings.Count(s, "/")
+}
+
+// AppendPointer parses s as ParsePointer does, appending its tokens to buf
+// (which does not grow when it has room for PointerTokens(s) more): it
+// returns the pointer, a slice of buf with its capacity capped, and buf.
+// A caller that parses many pointers carves them out of one buffer.
+func AppendPointer(buf []string, s string) (Pointer, []string, error) {
+	if s == "" {
+		return buf[len(buf):len(buf):len(buf)], buf, nil
 	}
+	if s[0] != '/' {
+		return nil, buf, errors.New("a JSON Pointer must be empty or start with '/'")
+	}
+	start := len(buf)
+	for rest := s[1:]; ; {
+		i := strings.IndexByte(rest, '/')
+		if i < 0 {
+			buf = append(buf, rest)
+			break
+		}
+		buf = append(buf, rest[:i])
+		rest = rest[i+1:]
+	}
+	for i := start; i < len(buf); i++ {
+		if strings.IndexByte(buf[i], '~') < 0 {
+			continue
+		}
+		t, ok := unescapeToken(buf[i])
+		if !ok {
+			return nil, buf[:start], errors.New("'~' in a JSON Pointer must be followed by '0' or '1'")
+		}
+		buf[i] = t
+	}
+	return Pointer(buf[start:len(buf):len(buf)]), buf, nil
+}
+
+// unescapeToken turns "~1" into "/" and "~0" into "~"; ok is false for any
+// other "~".
+func unescapeToken(t string) (string, bool) {
+	b := make([]byte, 0, len(t))
+	for j := 0; j < len(t); j++ {
+		if t[j] != '~' {
+			b = append(b, t[j])
+			continue
+		}
+		if j+1 >= len(t) || (t[j+1] != '0' && t[j+1] != '1') {
+			return "", false
+		}
+		if t[j+1] == '0' {
+			b = append(b, '~')
+		} else {
+			b = append(b, '/')
+		}
+		j++
+	}
+	return string(b), true
 }
 
 // String returns the pointer in its escaped text form.

@@ -60,6 +60,9 @@ func Compile(v *jsonval.Value) (*Plan, *wire.Error) {
 type compiler struct {
 	plan *Plan
 	err  *wire.Error
+	// tokens is where the plan's pointers are carved from, a chunk at a
+	// time, instead of an allocation per pointer.
+	tokens []string
 }
 
 // fail records the first fault; at is where in the manifest it is.
@@ -206,11 +209,15 @@ func (c *compiler) ptr(v *jsonval.Value, at loc) jsonval.Pointer {
 		c.fail(at, "must be a JSON Pointer string")
 		return nil
 	}
-	p, err := jsonval.ParsePointer(v.S)
+	if n := jsonval.PointerTokens(v.S); cap(c.tokens)-len(c.tokens) < n {
+		c.tokens = make([]string, 0, max(n, 64))
+	}
+	p, tokens, err := jsonval.AppendPointer(c.tokens, v.S)
 	if err != nil {
 		c.fail(at, "malformed JSON Pointer: "+err.Error())
 		return nil
 	}
+	c.tokens = tokens
 	return p
 }
 

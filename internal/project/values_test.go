@@ -85,3 +85,11 @@ func TestPlainCompositeLargeValue(t *testing.T) {
 		t.Fatalf("plain allocated %d bytes for a value of %d characters", a, want)
 	}
 }
+
+// TestRedactedJSON: the constant stands for expose.Redacted as the encoder
+// writes it.
+func TestRedactedJSON(t *testing.T) {
+	if want := string(jsonval.AppendString(nil, expose.Redacted)); string(redactedJSON) != want {
+		t.Fatalf("redactedJSON = %s, want %s", redactedJSON, want)
+	}
+}

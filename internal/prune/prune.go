@@ -136,32 +136,95 @@ func (t *Tree) AddEach(p jsonval.Pointer, rel []jsonval.Pointer) {
 }
 
 // Reads lists the tree as a load answer's reads: whole values at paths,
-// arrays read item by item as collections.
+// arrays read item by item as collections, children in key order. The
+// texts are written one after the other and cut out of one string.
 func (t *Tree) Reads() wire.Reads {
-	r := wire.Reads{Paths: []string{}}
-	t.list(make([]byte, 0, 128), &r.Paths, &r.Collections)
-	if r.Collections == nil {
-		r.Collections = []wire.ReadsCollection{}
+	var l lister
+	l.count(t)
+	l.paths, l.cols = make([]span, 0, l.npaths), make([]colSpan, 0, l.ncols)
+	l.list(t, 0, nil)
+	text := string(l.text)
+	r := wire.Reads{Paths: make([]string, len(l.paths)), Collections: make([]wire.ReadsCollection, len(l.cols))}
+	for i, p := range l.paths {
+		r.Paths[i] = text[p.from:p.to]
+	}
+	for i, c := range l.cols {
+		var items []string
+		if len(c.items) > 0 {
+			items = make([]string, len(c.items))
+		}
+		for j, it := range c.items {
+			items[j] = text[it.from:it.to]
+		}
+		r.Collections[i] = wire.ReadsCollection{From: text[c.from.from:c.from.to], Items: items}
 	}
 	return r
 }
 
-// list appends the tree's reads below the pointer held (in its text form)
-// by prefix, children in key order. Only what it lists becomes a string.
-func (t *Tree) list(prefix []byte, paths *[]string, cols *[]wire.ReadsCollection) {
+// span is a text in lister.text.
+type span struct{ from, to int }
+
+// colSpan is a collection: its pointer and its items' relative pointers.
+type colSpan struct {
+	from  span
+	items []span
+}
+
+// lister gathers a tree's reads as spans of one text.
+type lister struct {
+	prefix        []byte // the pointer of the node being listed
+	text          []byte // every listed pointer, one after the other
+	paths         []span
+	cols          []colSpan
+	npaths, ncols int
+}
+
+// count counts the paths and collections under t.
+func (l *lister) count(t *Tree) {
 	if t.all {
-		*paths = append(*paths, string(prefix))
+		l.npaths++
 		return
 	}
 	if t.each != nil {
-		var items []string
-		t.each.list(prefix[len(prefix):], &items, nil)
-		*cols = append(*cols, wire.ReadsCollection{From: string(prefix), Items: items})
+		l.ncols++
 	}
 	for i := range t.kids {
-		k := &t.kids[i]
-		k.tree.list(jsonval.AppendToken(append(prefix, '/'), k.key), paths, cols)
+		l.count(&t.kids[i].tree)
 	}
+}
+
+// keep adds prefix[from:] to the text.
+func (l *lister) keep(from int) span {
+	s := span{from: len(l.text)}
+	l.text = append(l.text, l.prefix[from:]...)
+	s.to = len(l.text)
+	return s
+}
+
+// list lists the reads under t, the node at prefix, as pointers from
+// prefix[from:]: into items when it is not nil (a collection's items),
+// into the paths otherwise.
+func (l *lister) list(t *Tree, from int, items *[]span) {
+	if t.all {
+		if s := l.keep(from); items != nil {
+			*items = append(*items, s)
+		} else {
+			l.paths = append(l.paths, s)
+		}
+		return
+	}
+	if t.each != nil {
+		c := colSpan{from: l.keep(from)}
+		l.list(t.each, len(l.prefix), &c.items)
+		l.cols = append(l.cols, c)
+	}
+	n := len(l.prefix)
+	for i := range t.kids {
+		k := &t.kids[i]
+		l.prefix = jsonval.AppendToken(append(l.prefix[:n], '/'), k.key)
+		l.list(&k.tree, from, items)
+	}
+	l.prefix = l.prefix[:n]
 }
 
 // FromReads builds the tree of a load answer's reads, as the bridge does.
