@@ -16,7 +16,7 @@ func UnknownParam(op, name, takes string) *wire.Error {
 	if len(name) > 64 || expose.Clean(name) != name || expose.IsCredential(name) {
 		return wire.NewError(wire.CodeInvalidRequest, op+" got an unknown parameter; "+op+" takes "+takes, "")
 	}
-	return wire.NewError(wire.CodeInvalidRequest, "unknown "+op+" parameter "+strconv.Quote(name)+"; "+op+" takes "+takes, name)
+	return wire.NewError(wire.CodeInvalidRequest, "unknown "+op+" parameter "+string(jsonval.AppendString(nil, name))+"; "+op+" takes "+takes, name)
 }
 
 // parseDescribe checks a describe request object against the limits. Keys

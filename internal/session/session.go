@@ -68,7 +68,7 @@ func (s *Session) Call(req []byte) (out []byte) {
 	op := "unknown"
 	defer func() {
 		if r := recover(); r != nil {
-			out = errorJSON(wire.NewError(wire.CodeInternal, "internal error in operation "+strconv.Quote(op)+"; nothing was changed", ""))
+			out = errorJSON(wire.NewError(wire.CodeInternal, "internal error in operation "+string(jsonval.AppendString(nil, op))+"; nothing was changed", ""))
 		}
 		s.ev.Op, s.ev.Snapshot, s.ev.BytesIn, s.ev.BytesOut = op, s.id, len(req), len(out)
 		s.audit.record(s.ev, out)
