@@ -61,6 +61,11 @@ func withArticle(t string) string {
 	return "a " + t
 }
 
+// join is the pointer of member key inside the value at pointer at.
+func join(at, key string) string {
+	return at + "/" + jsonval.EscapeToken(key)
+}
+
 func inputError(at, msg string) *wire.Error {
 	return wire.NewError(wire.CodeInvalidInput, "input"+at+": "+msg, at)
 }

@@ -78,52 +78,6 @@ func (c *compiler) fail(at loc, msg string) {
 	}
 }
 
-// A loc is a place in the manifest: a JSON Pointer that is written out
-// only when a fault is reported there, so that compiling a valid manifest
-// builds no paths (every allocation counts at start-up; BENCHMARKS.md,
-// "Where the start-up goes"). A loc with no up holds its whole pointer,
-// already escaped; any other is the member or item tok of up.
-type loc struct {
-	up  *loc
-	tok string
-}
-
-// path is the loc of a fixed pointer, written escaped.
-func path(p string) loc { return loc{tok: p} }
-
-// in is the loc of member (or item) tok of l.
-func (l *loc) in(tok string) loc { return loc{up: l, tok: tok} }
-
-// item is the loc of item i of l.
-func (l *loc) item(i int) loc { return loc{up: l, tok: strconv.Itoa(i)} }
-
-// isFormat reports whether the number written n is Format.
-func isFormat(n string) bool {
-	f, ok := jsonval.ArrayIndex(n) // digits with no sign, fraction or exponent
-	return ok && f == Format
-}
-
-// tokens returns the reference tokens from the loc with no up (which adds
-// none) down to l.
-func (l *loc) tokens() jsonval.Pointer {
-	if l.up == nil {
-		return jsonval.Pointer{}
-	}
-	return append(l.up.tokens(), strings.Clone(l.tok)) // a copy, as in fail
-}
-
-// String returns l's JSON Pointer.
-func (l loc) String() string {
-	if l.up == nil {
-		return l.tok
-	}
-	return l.up.String() + "/" + jsonval.EscapeToken(l.tok)
-}
-
-func join(at, key string) string {
-	return at + "/" + jsonval.EscapeToken(key)
-}
-
 // object checks that v is an object with only the allowed keys, and that
 // the required ones are present.
 func (c *compiler) object(v *jsonval.Value, at loc, required []string, allowed ...string) bool {
@@ -150,10 +104,9 @@ func (c *compiler) keys(v *jsonval.Value, at loc, required, allowed []string, co
 }
 
 // unknownKey returns the position of the first of keys that is neither
-// required nor allowed (nor "$comment", when comment is set), or -1. A
-// small leaf, so that the loop does not
-// count against a large function's tier-up budget in V8 (jsonval's indexOf
-// explains why).
+// required nor allowed (nor "$comment", when comment is set), or -1. It is
+// a small function of its own so that its loop does not count against a
+// large function's tier-up budget in V8 (jsonval's indexOf explains why).
 func unknownKey(keys, required, allowed []string, comment bool) int {
 	for i, k := range keys {
 		if !oneOf(allowed, k) && !oneOf(required, k) && !(comment && k == Comment) {
@@ -219,6 +172,12 @@ func (c *compiler) ptr(v *jsonval.Value, at loc) jsonval.Pointer {
 	}
 	c.tokens = tokens
 	return p
+}
+
+// isFormat reports whether the number written n is Format.
+func isFormat(n string) bool {
+	f, ok := jsonval.ArrayIndex(n) // digits with no sign, fraction or exponent
+	return ok && f == Format
 }
 
 func (c *compiler) manifest(v *jsonval.Value) {
