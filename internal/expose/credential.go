@@ -385,7 +385,7 @@ func init() {
 	for i, r := range prefixRules {
 		firsts[i] = r.prefix[0]
 	}
-	firstRule = byFirstByte(firsts)
+	byFirstByte(&firstRule, firsts)
 	firsts = make([]byte, len(phrases))
 	for i, p := range phrases {
 		c := p.text[0]
@@ -395,7 +395,7 @@ func init() {
 			triggers[c-32] |= tPhrase
 		}
 	}
-	firstPhrase = byFirstByte(firsts)
+	byFirstByte(&firstPhrase, firsts)
 	for c := 0; c < 256; c++ {
 		if isAlnum(byte(c)) {
 			triggers[c] |= tAlnum
@@ -406,12 +406,12 @@ func init() {
 	}
 }
 
-// byFirstByte groups the indexes of firsts by their byte, in order, in one
-// allocation: the module builds these indexes at start-up, where every
-// allocation, slice growth and loop counts (BENCHMARKS.md, "Where the
-// start-up goes").
-func byFirstByte(firsts []byte) (index [256][]int) {
-	var count [256]int
+// byFirstByte groups the indexes of firsts by their byte into index, in
+// order, in one allocation: the module builds these indexes at start-up,
+// where every allocation, slice growth, loop and large stack frame counts
+// (BENCHMARKS.md, "Where the start-up goes").
+func byFirstByte(index *[256][]int, firsts []byte) {
+	var count [256]uint16
 	for _, c := range firsts {
 		count[c]++
 	}
@@ -420,12 +420,12 @@ func byFirstByte(firsts []byte) (index [256][]int) {
 	for i, c := range firsts {
 		if index[c] == nil {
 			// The group's place in all, on first sight of its byte.
-			index[c] = all[start : start : start+count[c]]
-			start += count[c]
+			n := int(count[c])
+			index[c] = all[start : start : start+n]
+			start += n
 		}
 		index[c] = append(index[c], i) // within capacity: no growth
 	}
-	return index
 }
 
 // tokenStart reports whether a token starts at i: s[i] is a letter or digit

@@ -15,7 +15,7 @@ func TestByFirstByte(t *testing.T) {
 	}{
 		"rules":   {len(prefixRules), func(i int) byte { return prefixRules[i].prefix[0] }, firstRule},
 		"phrases": {len(phrases), func(i int) byte { return phrases[i].text[0] }, firstPhrase},
-		"edges":   {5, func(i int) byte { return []byte{255, 0, 255, 7, 0}[i] }, byFirstByte([]byte{255, 0, 255, 7, 0})},
+		"edges":   {5, func(i int) byte { return []byte{255, 0, 255, 7, 0}[i] }, edges()},
 	} {
 		var want [256][]int
 		for i := 0; i < tc.n; i++ {
@@ -25,4 +25,9 @@ func TestByFirstByte(t *testing.T) {
 			t.Errorf("%s: index differs from the one appending builds", name)
 		}
 	}
+}
+
+func edges() (index [256][]int) {
+	byFirstByte(&index, []byte{255, 0, 255, 7, 0})
+	return index
 }

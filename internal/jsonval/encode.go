@@ -80,7 +80,13 @@ func AppendString(dst []byte, s string) []byte {
 		dst = append(dst, s...)
 		return append(dst, '"')
 	}
-	dst = append(dst, s[:start]...)
+	return appendEscaped(append(dst, s[:start]...), s, start)
+}
+
+// appendEscaped is AppendString from s[start:] on, where the first byte to
+// escape or decode is: a function of its own, so that the common case
+// stays small.
+func appendEscaped(dst []byte, s string, start int) []byte {
 	for i := start; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {

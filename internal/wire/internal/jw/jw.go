@@ -8,8 +8,6 @@
 package jw
 
 import (
-	"strconv"
-
 	"github.com/pinholectx/pinhole/internal/jsonval"
 )
 
@@ -37,7 +35,25 @@ func (w *Writer) RawString(s string) { w.buf = append(w.buf, s...) }
 func (w *Writer) Raw(b []byte) { w.buf = append(w.buf, b...) }
 
 // Int appends n in decimal.
-func (w *Writer) Int(n int) { w.buf = strconv.AppendInt(w.buf, int64(n), 10) }
+func (w *Writer) Int(n int) {
+	// Written out here rather than by strconv.AppendInt, whose code is
+	// larger and would be compiled for the first answer of every start.
+	u := uint64(n)
+	if n < 0 {
+		w.buf = append(w.buf, '-')
+		u = -u
+	}
+	var d [20]byte
+	i := len(d)
+	for u >= 10 {
+		i--
+		d[i] = byte('0' + u%10)
+		u /= 10
+	}
+	i--
+	d[i] = byte('0' + u)
+	w.buf = append(w.buf, d[i:]...)
+}
 
 // Bool appends true or false.
 func (w *Writer) Bool(b bool) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -141,6 +142,20 @@ func FuzzString(f *testing.F) {
 		}
 		if strings.ContainsAny(got[1:len(got)-1], "\u2028\u2029") {
 			t.Fatalf("String(%q) = %s: a raw line separator", s, got)
+		}
+	})
+}
+
+// FuzzInt holds Int to strconv.
+func FuzzInt(f *testing.F) {
+	for _, n := range []int64{0, -1, 99, 100, math.MaxInt64, math.MinInt64} {
+		f.Add(n)
+	}
+	f.Fuzz(func(t *testing.T, n int64) {
+		var w Writer
+		w.Int(int(n))
+		if got, want := string(w.Bytes()), strconv.FormatInt(n, 10); got != want {
+			t.Fatalf("Int(%d) = %s, want %s", n, got, want)
 		}
 	})
 }
