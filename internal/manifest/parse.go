@@ -60,6 +60,9 @@ func Compile(v *jsonval.Value) (*Plan, *wire.Error) {
 type compiler struct {
 	plan *Plan
 	err  *wire.Error
+	// text is where the input schemas' encodings are written, one after
+	// the other, instead of a buffer each.
+	text []byte
 	// tokens is where the plan's pointers are carved from, a chunk at a
 	// time, instead of an allocation per pointer.
 	tokens []string
@@ -155,6 +158,16 @@ func textStats(s string) (n int, control bool) {
 		control = control || r < 0x20 || r == 0x7f
 	}
 	return n, control
+}
+
+// encode returns the canonical encoding of v, carved out of c.text.
+func (c *compiler) encode(v *jsonval.Value) []byte {
+	if cap(c.text)-len(c.text) < 256 {
+		c.text = make([]byte, 0, 4096)
+	}
+	start := len(c.text)
+	c.text = jsonval.Append(c.text, v)
+	return c.text[start:len(c.text):len(c.text)]
 }
 
 func (c *compiler) ptr(v *jsonval.Value, at loc) jsonval.Pointer {
@@ -301,6 +314,7 @@ func (c *compiler) regions(v *jsonval.Value) {
 		return
 	}
 	parents := make([]string, len(v.Items))
+	c.plan.Regions = make([]Region, 0, len(v.Items))
 	regions := path("/regions")
 	for i, it := range v.Items {
 		at := regions.item(i)
@@ -381,6 +395,7 @@ func (c *compiler) collections(v *jsonval.Value) {
 		return
 	}
 	collections := path("/collections")
+	c.plan.Collections = make([]Collection, 0, len(v.Items))
 	for i, it := range v.Items {
 		at := collections.item(i)
 		if !c.commented(it, at, []string{"region", "from", "id", "fields"}) {
@@ -395,6 +410,7 @@ func (c *compiler) collections(v *jsonval.Value) {
 		if !c.object(fs, fields, nil, fs.Keys...) || !c.annotated(fs, fields, Comment) {
 			return
 		}
+		col.Fields = make([]Field, 0, len(fs.Keys))
 		for j, name := range fs.Keys {
 			if name == Comment {
 				continue
@@ -467,6 +483,7 @@ func (c *compiler) capabilities(v *jsonval.Value) {
 		return
 	}
 	capabilities := path("/capabilities")
+	c.plan.Capabilities = make([]Capability, 0, len(v.Items))
 	for i, it := range v.Items {
 		at := capabilities.item(i)
 		if !c.commented(it, at, []string{"name", "description", "scope", "region"}, "input", "unavailable") {
@@ -499,7 +516,7 @@ func (c *compiler) capabilities(v *jsonval.Value) {
 			}
 			cp.Input = in
 		}
-		cp.InputJSON = jsonval.Append(make([]byte, 0, 512), cp.Input) // one allocation for most schemas
+		cp.InputJSON = c.encode(cp.Input)
 		c.tokenSlots(&cp, at)
 		if u := it.Get("unavailable"); u != nil {
 			if u.Kind != jsonval.Array {
@@ -507,6 +524,7 @@ func (c *compiler) capabilities(v *jsonval.Value) {
 				return
 			}
 			unavailable := at.in("unavailable")
+			cp.Unavailable = make([]Rule, 0, len(u.Items))
 			for j, r := range u.Items {
 				rat := unavailable.item(j)
 				if !c.commented(r, rat, []string{"when", "reason"}) {
@@ -547,7 +565,7 @@ func (c *compiler) cond(v *jsonval.Value, at loc, record bool) *Cond {
 				return nil
 			}
 			op, _ := opNamed(k)
-			out, kat := &Cond{Op: op}, at.in(k)
+			out, kat := &Cond{Op: op, Sub: make([]*Cond, 0, len(arr.Items))}, at.in(k)
 			for i, s := range arr.Items {
 				out.Sub = append(out.Sub, c.cond(s, kat.item(i), record))
 			}

@@ -95,7 +95,7 @@ func (t *Tree) child(tok string) *Tree {
 		return &t.kids[i].tree
 	}
 	if t.kids == nil {
-		t.kids = make([]kid, 0, 4)
+		t.kids = make([]kid, 0, 8)
 	}
 	t.kids = append(t.kids, kid{})
 	copy(t.kids[i+1:], t.kids[i:])
@@ -139,7 +139,7 @@ func (t *Tree) AddEach(p jsonval.Pointer, rel []jsonval.Pointer) {
 // arrays read item by item as collections, children in key order. The
 // texts are written one after the other and cut out of one string.
 func (t *Tree) Reads() wire.Reads {
-	var l lister
+	l := lister{prefix: make([]byte, 0, 128), text: make([]byte, 0, 1024)}
 	l.count(t)
 	l.paths, l.cols = make([]span, 0, l.npaths), make([]colSpan, 0, l.ncols)
 	l.list(t, 0, nil)

@@ -79,7 +79,7 @@ Milliseconds, median (p10–p90). Each round starts pinhole.wasm and an empty
 Go wasip1 reactor (web/bench/emptyreactor, built with the module's flags),
 in alternating order, each in a fresh Node process (${r.node?.rounds ?? "–"} rounds) or a
 fresh Chromium browser context (${r.chromium?.rounds ?? "–"} rounds), from bytes in memory
-(made unique in Chromium, so nothing is cached); written ${r.written.replace("T", " ").replace(/\.\d+Z$/, " UTC")},
+(made unique in Chromium, before the clock starts, so nothing is cached); written ${r.written.replace("T", " ").replace(/\.\d+Z$/, " UTC")},
 ${r.machine.cpus} cores (${r.machine.model}), load average ${r.loadAverageAtStart.join(" ")} at the start.${r.baseline ? `
 The baseline rows are another build of the module, ${r.baseline.split("/").pop()}, started in the same rounds.` : ""}
 
