@@ -34,6 +34,10 @@ const CAPABILITIES = [
   { name: "order.refund", description: "Refund the order shown in the side panel", scope: "page", region: "order-detail",
     input: { type: "object", properties: { amount: { type: "number", minimum: 0.01 } }, required: ["amount"] } },
   { name: "orders.export", description: "Export the list as CSV", scope: "page", region: "orders", input: EMPTY_INPUT },
+  { name: "order.charge", description: "Charge the order's card on file again", scope: "record", region: "orders",
+    input: { type: "object", properties: {
+      card: { type: "string", description: "The order's card placeholder, as the context shows it", "x-pinhole-token": { field: "card" } },
+      amount: { type: "number", minimum: 0.01, maximum: 1000 } }, required: ["card", "amount"], additionalProperties: false } },
 ];
 const SHIP_REASON = "Only orders that are ready to ship can be shipped";
 const LEVELS = new Set(["error", "warning", "info", "success"]);

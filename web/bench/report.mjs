@@ -150,9 +150,13 @@ function goals() {
   for (const [name, e] of envs) {
     const s = byN(e.sizes, 10000);
     if (!s) continue;
-    const x = s.cold.total.median / s.one.sync.median;
+    // A median of 0 is below the clock's resolution (Chromium coarsens
+    // performance.now() to 0.1 ms): the ratio is then only bounded below.
+    const below = s.one.sync.median === 0;
+    const x = s.cold.total.median / (below ? 0.1 : s.one.sync.median);
     rows.push([`One-record sync ≥ 50× cheaper than a cold full sync, 10,000 orders (${name})`,
-      `${ms(s.cold.total.median)} ms ÷ ${ms(s.one.sync.median)} ms = ${ratio(x)}`, yes(x >= 50)]);
+      below ? `${ms(s.cold.total.median)} ms ÷ below the page clock's resolution (at most 0.1 ms) = over ${ratio(x)}`
+        : `${ms(s.cold.total.median)} ms ÷ ${ms(s.one.sync.median)} ms = ${ratio(x)}`, yes(x >= 50)]);
   }
   // 3–5. tokens.
   const c48 = byN(R.contexts, 48);
