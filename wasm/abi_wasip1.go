@@ -115,9 +115,9 @@ func bufferAt(ptr uint32) int {
 //go:wasmexport pinhole_free
 func pinholeFree(ptr uint32) {
 	if i := bufferAt(ptr); i >= 0 {
-		last := len(buffers) - 1
-		buffers[i], buffers[last] = buffers[last], hostBuffer{}
-		buffers = buffers[:last]
+		end := len(buffers) - 1
+		buffers[i], buffers[end] = buffers[end], hostBuffer{}
+		buffers = buffers[:end]
 	}
 }
 

@@ -27,7 +27,7 @@ func PointerTokens(s string) int {
 // A caller that parses many pointers carves them out of one buffer.
 func AppendPointer(buf []string, s string) (Pointer, []string, error) {
 	if s == "" {
-		return buf[len(buf):len(buf):len(buf)], buf, nil
+		return Pointer{}, buf, nil // the whole document: empty, never nil
 	}
 	if s[0] != '/' {
 		return nil, buf, errors.New("a JSON Pointer must be empty or start with '/'")

@@ -122,3 +122,14 @@ func FuzzParsePointer(f *testing.F) {
 
 // badTilde matches a "~" that is not followed by "0" or "1".
 var badTilde = regexp.MustCompile(`~([^01]|$)`)
+
+// TestAppendPointerRoot: the empty pointer is the whole document, an empty
+// Pointer and never nil, whatever buffer it is carved from.
+func TestAppendPointerRoot(t *testing.T) {
+	for _, buf := range [][]string{nil, {}, make([]string, 2, 8)} {
+		p, _, err := jsonval.AppendPointer(buf, "")
+		if err != nil || p == nil || len(p) != 0 {
+			t.Errorf("AppendPointer(%v, \"\") = %#v, %v", buf, p, err)
+		}
+	}
+}
