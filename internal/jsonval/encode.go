@@ -7,7 +7,7 @@ const hexDigits = "0123456789abcdef"
 // Append appends the canonical encoding of v to dst: no insignificant
 // whitespace, members in document order, strings escaped by AppendString.
 // Arrays and objects are written by functions of their own, so that this
-// one, called for every value, stays small (see indexOf).
+// one, called for every value, stays small (see plainRun).
 func Append(dst []byte, v *Value) []byte {
 	switch {
 	case v == nil || v.Kind == Null:
@@ -53,7 +53,7 @@ func appendObject(dst []byte, v *Value) []byte {
 
 // plainASCII returns the length of s's leading run of ASCII that is
 // written as it is (no '"', '\\' or control character). A small leaf, as
-// indexOf explains.
+// plainRun explains.
 func plainASCII(s string) int {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= utf8.RuneSelf {

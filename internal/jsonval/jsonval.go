@@ -10,6 +10,7 @@
 package jsonval
 
 import (
+	"slices"
 	"strconv"
 )
 
@@ -59,7 +60,7 @@ func (v *Value) Get(key string) *Value {
 	if v.index != nil {
 		return v.getIndexed(key)
 	}
-	if i := indexOf(v.Keys, key); i >= 0 {
+	if i := slices.Index(v.Keys, key); i >= 0 {
 		return v.Vals[i]
 	}
 	return nil
@@ -72,26 +73,10 @@ func (v *Value) getIndexed(key string) *Value {
 	if i, ok := v.index[key]; ok && i < len(v.Keys) && v.Keys[i] == key {
 		return v.Vals[i]
 	}
-	if i := indexOf(v.Keys, key); i >= 0 {
+	if i := slices.Index(v.Keys, key); i >= 0 {
 		return v.Vals[i]
 	}
 	return nil
-}
-
-// indexOf returns the position of s in list, or -1.
-//
-// Loops that run often during start-up live in small functions like this
-// one: V8 charges a WebAssembly function's tier-up budget by the machine
-// code distance of every loop back-edge and return, so a loop inside a
-// large function soon gets that whole function recompiled by TurboFan
-// while the module starts (BENCHMARKS.md, "Where the start-up goes").
-func indexOf(list []string, s string) int {
-	for i, k := range list {
-		if k == s {
-			return i
-		}
-	}
-	return -1
 }
 
 // Float returns the value of a Number as a float64 (±Inf when out of range)

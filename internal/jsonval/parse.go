@@ -1,6 +1,7 @@
 package jsonval
 
 import (
+	"slices"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -82,8 +83,6 @@ func (p *parser) alloc(v Value) *Value {
 // after it is an error.
 func Parse(data []byte) (*Value, error) {
 	p := parser{data: data, src: string(data)}
-	// The shared member stacks start with room for most documents' nesting.
-	p.keys, p.vals, p.items = make([]string, 0, 32), make([]*Value, 0, 32), make([]*Value, 0, 32)
 	p.skipSpace()
 	v, err := p.value()
 	if err != nil {
@@ -171,7 +170,7 @@ func (p *parser) object() (*Value, error) {
 // members parses an object's members and its closing brace into v; the
 // members gather on p.keys and p.vals from base. Each member is parsed by
 // a call, and the object is finished by another, so that the loop stays
-// short (see indexOf).
+// short (see plainRun).
 func (p *parser) members(v *Value, base int) error {
 	p.skipSpace()
 	if p.next('}') {
@@ -250,7 +249,7 @@ func (p *parser) key(base int, seen *map[string]struct{}) (string, error) {
 func (p *parser) repeated(k string, base int, seen *map[string]struct{}) bool {
 	mine := p.keys[base:]
 	if len(mine) < indexMin {
-		return indexOf(mine, k) >= 0
+		return slices.Contains(mine, k)
 	}
 	if *seen == nil {
 		*seen = make(map[string]struct{}, 2*len(mine))
@@ -399,6 +398,12 @@ func (p *parser) str() (string, error) {
 // plainRun returns where the run of bytes from i that a string holds as
 // they are ends (the first '"', '\\' or control character, or len(d)), and
 // whether the run is all ASCII.
+//
+// Loops that run often during start-up live in small functions like this
+// one: V8 charges a WebAssembly function's tier-up budget by the machine
+// code distance of every loop back-edge and return, so a loop inside a
+// large function soon gets that whole function recompiled by TurboFan
+// while the module starts (BENCHMARKS.md, "Tier-up budgets at start-up").
 func plainRun(d []byte, i int) (end int, ascii bool) {
 	var high byte
 	for ; i < len(d); i++ {

@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -109,10 +110,10 @@ func (c *compiler) keys(v *jsonval.Value, at loc, required, allowed []string, co
 // unknownKey returns the position of the first of keys that is neither
 // required nor allowed (nor "$comment", when comment is set), or -1. It is
 // a small function of its own so that its loop does not count against a
-// large function's tier-up budget in V8 (jsonval's indexOf explains why).
+// large function's tier-up budget in V8 (jsonval's plainRun explains why).
 func unknownKey(keys, required, allowed []string, comment bool) int {
 	for i, k := range keys {
-		if !oneOf(allowed, k) && !oneOf(required, k) && !(comment && k == Comment) {
+		if !slices.Contains(allowed, k) && !slices.Contains(required, k) && !(comment && k == Comment) {
 			return i
 		}
 	}
@@ -226,11 +227,10 @@ func (c *compiler) manifest(v *jsonval.Value) {
 		c.feedback(f)
 	}
 	c.capabilities(v.Get("capabilities"))
-	if r := v.Get("redescribeOn"); r != nil {
+	if r, at := v.Get("redescribeOn"), path("/redescribeOn"); r != nil {
 		if r.Kind != jsonval.Array {
-			c.fail(path("/redescribeOn"), "must be an array of JSON Pointers")
+			c.fail(at, "must be an array of JSON Pointers")
 		} else {
-			at := path("/redescribeOn")
 			for i, it := range r.Items {
 				c.plan.RedescribeOn = append(c.plan.RedescribeOn, c.ptr(it, at.item(i)))
 			}
@@ -292,12 +292,11 @@ func (c *compiler) page(v *jsonval.Value) {
 	}
 	if pr := v.Get("params"); pr != nil && c.commented(pr, path("/page/params"), []string{"from", "allow"}) {
 		p.Params = c.ptr(pr.Get("from"), path("/page/params/from"))
-		a := pr.Get("allow")
+		a, allow := pr.Get("allow"), path("/page/params/allow")
 		if a.Kind != jsonval.Array {
-			c.fail(path("/page/params/allow"), "must be an array of parameter names")
+			c.fail(allow, "must be an array of parameter names")
 			return
 		}
-		allow := path("/page/params/allow")
 		for i, it := range a.Items {
 			p.Allow = append(p.Allow, c.str(it, allow.item(i), maxNameChars))
 		}
@@ -309,13 +308,13 @@ func (c *compiler) regions(v *jsonval.Value) {
 	if v == nil {
 		return
 	}
+	regions := path("/regions")
 	if v.Kind != jsonval.Array {
-		c.fail(path("/regions"), "must be an array")
+		c.fail(regions, "must be an array")
 		return
 	}
 	parents := make([]string, len(v.Items))
 	c.plan.Regions = make([]Region, 0, len(v.Items))
-	regions := path("/regions")
 	for i, it := range v.Items {
 		at := regions.item(i)
 		if !c.commented(it, at, []string{"id"}, "parent", "description", "activeWhen") {
@@ -390,11 +389,11 @@ func (c *compiler) collections(v *jsonval.Value) {
 	if v == nil {
 		return
 	}
+	collections := path("/collections")
 	if v.Kind != jsonval.Array {
-		c.fail(path("/collections"), "must be an array")
+		c.fail(collections, "must be an array")
 		return
 	}
-	collections := path("/collections")
 	c.plan.Collections = make([]Collection, 0, len(v.Items))
 	for i, it := range v.Items {
 		at := collections.item(i)
@@ -478,11 +477,11 @@ func (c *compiler) capabilities(v *jsonval.Value) {
 	if v == nil {
 		return
 	}
+	capabilities := path("/capabilities")
 	if v.Kind != jsonval.Array {
-		c.fail(path("/capabilities"), "must be an array")
+		c.fail(capabilities, "must be an array")
 		return
 	}
-	capabilities := path("/capabilities")
 	c.plan.Capabilities = make([]Capability, 0, len(v.Items))
 	for i, it := range v.Items {
 		at := capabilities.item(i)

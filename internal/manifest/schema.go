@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/pinholectx/pinhole/internal/jsonval"
@@ -35,7 +36,7 @@ func (c *compiler) schema(v *jsonval.Value, at loc, depth int) {
 func (c *compiler) keyword(k string, s *jsonval.Value, kat loc, depth int) {
 	switch k {
 	case "type":
-		if s.Kind != jsonval.String || !oneOf(schemaTypes, s.S) {
+		if s.Kind != jsonval.String || !slices.Contains(schemaTypes, s.S) {
 			c.fail(kat, "must be one of object, array, string, number, integer, boolean, null")
 		}
 	case "description", "title":
@@ -77,16 +78,6 @@ func (c *compiler) keyword(k string, s *jsonval.Value, kat loc, depth int) {
 	case "items":
 		c.schema(s, kat, depth+1)
 	}
-}
-
-// oneOf reports whether s is in list.
-func oneOf(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // wholeNumber returns the value of a number with no fractional part,

@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/pinholectx/pinhole/internal/expose"
@@ -80,7 +81,7 @@ func (c *compiler) findSlotsIn(cp *Capability, s *jsonval.Value, at, in loc, dir
 			return
 		}
 		for _, k := range s.Keys {
-			if !isSlotKey(k) {
+			if !slices.Contains(slotKeys, k) {
 				c.fail(at.in(k), "a token slot's schema holds only type, description, title and "+TokenKeyword+
 					": "+k+" would check or walk the hidden value behind the token")
 				return
@@ -168,14 +169,4 @@ func (c *compiler) slot(cp *Capability, v *jsonval.Value, at loc, path jsonval.P
 	}
 	slot.Expose = mode
 	cp.Slots = append(cp.Slots, slot)
-}
-
-// isSlotKey reports whether k is one of slotKeys.
-func isSlotKey(k string) bool {
-	for _, sk := range slotKeys {
-		if k == sk {
-			return true
-		}
-	}
-	return false
 }
