@@ -25,6 +25,10 @@ function windowOf(w) {
   return win;
 }
 
+/** Why exposeToExtension exposed nothing where there is no window. */
+const NO_WINDOW = "no window: the extension channel serves a page's window (postMessage); " +
+  "here (Node, a worker) there is none, so nothing is exposed";
+
 /** How many ports one exposeToExtension keeps open by default. */
 export const DEFAULT_MAX_PORTS = 8;
 /** The most ports the maxPorts option may allow. */
@@ -36,11 +40,19 @@ export const MAX_PORTS_LIMIT = 1024;
  * oldest port (it hears {event: "closed", reason: "port_limit"}). A port
  * is released (its snapshot listener removed) when its client closes it,
  * when it disconnects, and on dispose.
+ * Without a window to listen on (Node, a worker) and none passed, it
+ * exposes nothing and says why, as exposeWebMCP does without a
+ * modelContext; a window passed that cannot serve (no postMessage, an
+ * opaque origin) is refused with an error.
  * @param {import('./types.js').AgentSurface} bridge
  * @param {import('./types.js').ExtensionOptions} [options]
- * @returns {{dispose(): void}}
+ * @returns {import('./types.js').ExtensionHandle}
  */
 export function exposeToExtension(bridge, options = {}) {
+  const global = /** @type {any} */ (globalThis).window;
+  if (options.window === undefined && (!global || typeof global.postMessage !== "function")) {
+    return { exposed: false, reason: NO_WINDOW, dispose() {} };
+  }
   const win = windowOf(options.window);
   const channel = options.channel ?? "pinhole";
   const maxPorts = options.maxPorts ?? DEFAULT_MAX_PORTS;
@@ -108,6 +120,7 @@ export function exposeToExtension(bridge, options = {}) {
   };
   win.addEventListener("message", onMessage);
   return {
+    exposed: true,
     dispose() {
       if (disposed) return;
       disposed = true;

@@ -18,19 +18,37 @@ const decoder = new TextDecoder();
  */
 export async function compileModule(wasm) {
   if (wasm instanceof WebAssembly.Module) return wasm;
-  if (wasm instanceof ArrayBuffer || ArrayBuffer.isView(wasm)) {
-    return WebAssembly.compile(/** @type {BufferSource} */ (wasm));
-  }
+  if (wasm instanceof ArrayBuffer || ArrayBuffer.isView(wasm)) return compileBytes(wasm, "the wasm bytes given");
   if (typeof Response !== "undefined" && wasm instanceof Response) {
-    if (typeof WebAssembly.compileStreaming === "function" &&
-        (wasm.headers.get("content-type") || "").startsWith("application/wasm")) {
+    const type = wasm.headers.get("content-type") || "";
+    if (typeof WebAssembly.compileStreaming === "function" && type.startsWith("application/wasm")) {
       return WebAssembly.compileStreaming(wasm);
     }
     if (!wasm.ok) throw new Error(`fetching pinhole.wasm failed with status ${wasm.status}`);
-    return WebAssembly.compile(await wasm.arrayBuffer());
+    return compileBytes(await wasm.arrayBuffer(), `${wasm.url || "the response"}${type ? ` (content-type ${type})` : ""}`);
   }
   if (typeof wasm === "string" || wasm instanceof URL) return compileLocation(wasm);
   throw new TypeError("wasm must be a WebAssembly.Module, bytes, a Response, a URL or a path");
+}
+
+/**
+ * compileBytes compiles a module's bytes, refusing bytes that are not
+ * WebAssembly at all with an error that says what they are: most often the
+ * HTML page a server or a dev server answers for a file it does not have,
+ * where WebAssembly.compile would only say "expected magic word".
+ * @param {ArrayBuffer | ArrayBufferView} bytes
+ * @param {string} from where the bytes came from, for the error
+ * @returns {Promise<WebAssembly.Module>}
+ */
+export function compileBytes(bytes, from) {
+  const b = bytes instanceof ArrayBuffer ? new Uint8Array(bytes) : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (b.length < 4 || b[0] !== 0x00 || b[1] !== 0x61 || b[2] !== 0x73 || b[3] !== 0x6d) {
+    const head = decoder.decode(b.subarray(0, 16)).replace(/[^\x20-\x7e]/g, "?");
+    return Promise.reject(new Error(`pinhole.wasm: ${from} is not WebAssembly: it starts ${JSON.stringify(head)} ` +
+      `instead of "\\0asm" (a server's page for a file it does not have?). Check the wasm option, or leave it ` +
+      `out to use the package's own pinhole.wasm`));
+  }
+  return WebAssembly.compile(/** @type {BufferSource} */ (b));
 }
 
 /**
@@ -59,7 +77,7 @@ function compileLocation(where) {
   if (!p) {
     p = (async () => {
       const local = await readLocal(where);
-      if (local) return WebAssembly.compile(/** @type {BufferSource} */ (local));
+      if (local) return compileBytes(local, key);
       return compileModule(await fetch(where));
     })();
     compiling.set(key, p);

@@ -259,7 +259,7 @@ export interface Pinhole {
    * without a modelContext the handle says exposed: false and why. */
   exposeWebMCP(options?: WebMCPOptions): WebMCPHandle;
   /** Answer a browser extension over window.postMessage + MessageChannel. */
-  exposeToExtension(options?: ExtensionOptions): { dispose(): void };
+  exposeToExtension(options?: ExtensionOptions): ExtensionHandle;
   /** Stop: unsubscribe from the store, drop WebMCP tools and ports. */
   dispose(): void;
 }
@@ -310,6 +310,17 @@ export interface WebMCPTool {
   inputSchema: object;
   annotations?: { readOnlyHint?: boolean; untrustedContentHint?: boolean; [k: string]: unknown };
   execute(args: any): Promise<{ content: { type: "text"; text: string }[]; isError?: boolean }>;
+}
+
+/** What exposeToExtension returns. */
+export interface ExtensionHandle {
+  /** Whether the page now answers extension handshakes: false where there
+   * is no window and none was passed (Node, a worker); reason says so. */
+  exposed: boolean;
+  /** Why nothing was exposed; present only when exposed is false. */
+  reason?: string;
+  /** Stop answering handshakes and close every port. */
+  dispose(): void;
 }
 
 /** What exposeWebMCP returns. */

@@ -1,17 +1,21 @@
 // Docs that run: every ```js block of README.md and js/README.md is run as
 // an ES module, unless the line before it is an HTML comment starting
 // "<!-- not run:" (with the reason). A block after "<!-- continues -->"
-// runs appended to the one before it. Each runs in a fresh directory laid
-// out like an app that installed the package: node_modules/@pinholectx/pinhole
-// (this package), pinhole.wasm, pinhole.manifest.json (the orders example),
-// store.js (a Zustand store of the orders, test/docs/store.js); as in a
-// page, globalThis.window is a window (an EventTarget delivering
-// postMessage to itself, for the extension channel). A block
-// passes when it runs without throwing and, where CHECKS names it, when the
-// names it defines hold what the prose says.
+// runs appended to the one before it; a block after "<!-- file: NAME -->"
+// is not run but written as NAME into the directory the file's blocks run
+// in. Each runs in a fresh directory laid out like an app that installed the
+// packed package: node_modules/@pinholectx/pinhole (this package's sources
+// with its pinhole.wasm, so the default location is what runs),
+// pinhole.manifest.json and state.json (the orders example), store.js (a
+// Zustand store of the orders, test/docs/store.js, unless the file writes
+// its own), and, for js/README.md, whose blocks pass the wasm option, a
+// pinhole.wasm beside them; as in a page, globalThis.window is a window (an
+// EventTarget delivering postMessage to itself, for the extension channel).
+// A block passes when it runs without throwing and, where CHECKS names it,
+// when the names it defines hold what the prose says.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -48,7 +52,7 @@ function runnable(/** @type {string} */ file) {
   const progs = [];
   for (const b of blocks(file)) {
     if (b.lang !== "js") continue;
-    if (b.marker.startsWith("<!-- not run:")) continue;
+    if (b.marker.startsWith("<!-- not run:") || b.marker.startsWith("<!-- file:")) continue;
     if (b.marker === "<!-- continues -->") {
       assert.ok(progs.length, `${file}:${b.line}: nothing to continue`);
       progs[progs.length - 1].code += "\n" + b.code;
@@ -73,17 +77,37 @@ class PageWindow extends EventTarget {
 }
 /** @type {any} */ (globalThis).window = new PageWindow();
 
-/** app lays out a directory like an app that installed the package. */
-function app() {
+/** files returns the blocks of a Markdown file marked "<!-- file: NAME -->", by NAME. */
+function files(/** @type {string} */ file) {
+  /** @type {Record<string, string>} */
+  const out = {};
+  for (const b of blocks(file)) {
+    const m = /^<!-- file: (\S+) -->$/.exec(b.marker);
+    if (m) out[m[1]] = b.code + "\n";
+  }
+  return out;
+}
+
+/**
+ * app lays out a directory like an app that installed the packed package
+ * (its sources and pinhole.wasm copied, as npm does from the tarball, so
+ * that the package finds its own module), with the file's own files.
+ * @param {string} file the Markdown file whose blocks run there
+ */
+function app(file) {
   const dir = mkdtempSync(join(tmpdir(), "pinhole-docs-"));
-  mkdirSync(join(dir, "node_modules", "@pinholectx"), { recursive: true });
-  symlinkSync(JS, join(dir, "node_modules", "@pinholectx", "pinhole"), "dir");
+  const pkg = join(dir, "node_modules", "@pinholectx", "pinhole");
+  mkdirSync(pkg, { recursive: true });
+  cpSync(join(JS, "src"), join(pkg, "src"), { recursive: true });
+  copyFileSync(join(JS, "package.json"), join(pkg, "package.json"));
+  copyFileSync(join(ROOT, "build", "pinhole.wasm"), join(pkg, "pinhole.wasm"));
   symlinkSync(join(JS, "node_modules", "zustand"), join(dir, "node_modules", "zustand"), "dir");
   writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "docs-app", type: "module", private: true }));
-  copyFileSync(join(ROOT, "build", "pinhole.wasm"), join(dir, "pinhole.wasm"));
+  if (file === "js/README.md") copyFileSync(join(ROOT, "build", "pinhole.wasm"), join(dir, "pinhole.wasm"));
   copyFileSync(join(ROOT, "testdata", "orders", "manifest.json"), join(dir, "pinhole.manifest.json"));
   copyFileSync(join(ROOT, "testdata", "orders", "state.json"), join(dir, "state.json"));
   copyFileSync(join(JS, "test", "docs", "store.js"), join(dir, "store.js"));
+  for (const [name, code] of Object.entries(files(file))) writeFileSync(join(dir, name), code);
   return dir;
 }
 
@@ -135,7 +159,7 @@ for (const file of Object.keys(CHECKS)) {
   progs.forEach((prog, i) => {
     const want = CHECKS[file][i];
     test(`${file}:${prog.line} runs`, async () => {
-      const dir = app();
+      const dir = app(file);
       try {
         const src = join(dir, `block-${prog.line}.mjs`);
         const names = want?.names ?? [];

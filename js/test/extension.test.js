@@ -113,6 +113,25 @@ test("dispose closes the ports and stops answering", async () => {
   await assert.rejects(connectFromContentScript({ window: /** @type {any} */ (win), timeoutMs: 50 }), /did not answer/);
 });
 
+test("without a window (Node) nothing is exposed, and the handle says why", async () => {
+  assert.equal(/** @type {any} */ (globalThis).window, undefined, "this file runs without a global window");
+  const p = await createPinhole({ wasm: WASM, manifest: MANIFEST, store: plainStore(ordersState()) });
+  const h = p.exposeToExtension();
+  assert.equal(h.exposed, false);
+  assert.match(h.reason ?? "", /no window/);
+  h.dispose(); // a no-op, and safe
+  // A window passed explicitly is served, and its handle says so.
+  const win = new PageWindow();
+  const served = p.exposeToExtension({ window: /** @type {any} */ (win) });
+  assert.equal(served.exposed, true);
+  assert.equal(served.reason, undefined);
+  assert.equal(win.listening, 1);
+  // One that cannot serve is refused, not ignored.
+  assert.throws(() => p.exposeToExtension({ window: /** @type {any} */ ({}) }), /no window/);
+  p.dispose();
+  assert.equal(win.listening, 0);
+});
+
 test("an opaque origin is refused", async () => {
   const p = await createPinhole({ wasm: WASM, manifest: MANIFEST, store: plainStore(ordersState()) });
   assert.throws(() => p.exposeToExtension({ window: /** @type {any} */ (new PageWindow("null")) }), /opaque origin/);

@@ -3,7 +3,7 @@
 // createPinhole then uses; a location that failed is tried again.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -39,6 +39,32 @@ test("a location that failed to compile is tried again", async () => {
     await assert.rejects(preloadPinhole(path), /ENOENT/);
     copyFileSync(WASM, path);
     assert.ok((await preloadPinhole(path)) instanceof WebAssembly.Module);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("something that is not WebAssembly is refused with what it is, not a magic-word error", async () => {
+  const html = "<!doctype html><html><body>app</body></html>";
+  // A dev server's fallback page for a wasm URL it does not have.
+  const page = new Response(html, { headers: { "content-type": "text/html" } });
+  await assert.rejects(compileModule(page), (/** @type {any} */ e) => {
+    assert.match(e.message, /is not WebAssembly: it starts "<!doctype html><"/);
+    assert.match(e.message, /content-type text\/html/);
+    assert.match(e.message, /leave it out to use the package's own pinhole\.wasm/);
+    return true;
+  });
+  await assert.rejects(compileModule(new TextEncoder().encode(html)), /the wasm bytes given is not WebAssembly/);
+  await assert.rejects(compileModule(new Uint8Array(0)), /is not WebAssembly: it starts ""/);
+  const dir = mkdtempSync(join(tmpdir(), "pinhole-preload-"));
+  try {
+    const path = join(dir, "index.html");
+    writeFileSync(path, html);
+    await assert.rejects(compileModule(path), (/** @type {any} */ e) => e.message.includes(`${path} is not WebAssembly`));
+    // The module itself still compiles, from bytes and from a Response.
+    const bytes = readFileSync(WASM);
+    assert.ok(await compileModule(bytes) instanceof WebAssembly.Module);
+    assert.ok(await compileModule(new Response(bytes)) instanceof WebAssembly.Module);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

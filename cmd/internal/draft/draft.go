@@ -647,13 +647,19 @@ func (d *drafter) collectionOf(c *collection) *jsonval.Value {
 		fields.Set(name, fo)
 	}
 	var sum []string
-	for _, k := range []string{"plain", "mask", "alias", "placeholder", "user content"} {
+	total := 0
+	for _, k := range []string{"plain", "mask", "alias", "placeholder"} {
 		if counts[k] > 0 {
 			sum = append(sum, strconv.Itoa(counts[k])+" "+k)
+			total += counts[k]
 		}
 	}
-	fc := "Fields: " + strings.Join(sum, ", ")
-	if len(sum) == 0 {
+	fc := "Fields: " + strconv.Itoa(total) + " (" + strings.Join(sum, ", ") + ")"
+	if n := counts["user content"]; n > 0 {
+		// User content is a mark on a field, not a fourth mode: counted apart.
+		fc += ", " + strconv.Itoa(n) + " of them user content"
+	}
+	if total == 0 {
 		fc = "Fields: none proposed"
 	}
 	fc += ". The id is the record id, not a field."

@@ -115,6 +115,15 @@ func TestOrdersDraft(t *testing.T) {
 	if s := m.Get("$schema"); s == nil || s.S != DefaultSchema {
 		t.Errorf("$schema: %v", s)
 	}
+	// The fields' comment counts each field once, by its mode; user content
+	// is a mark on some of them, counted apart.
+	fields := col.Get("fields")
+	if got, want := fields.Get(manifest.Comment).S, "Fields: 25 (22 plain, 1 mask, 1 alias, 1 placeholder), 1 of them user content."; !strings.HasPrefix(got, want) {
+		t.Errorf("fields comment %q, want it to start %q", got, want)
+	}
+	if n := len(fields.Keys) - 1; n != 25 {
+		t.Errorf("%d fields, the comment counts 25", n)
+	}
 }
 
 // TestDraftExposesNothingSensitive: loaded with the sample, the draft's
