@@ -10,6 +10,10 @@
 //   node startup-node.mjs pinhole   pinhole.wasm phase by phase (coldstart.mjs)
 //   node startup-node.mjs empty     the empty Go reactor (build/empty-reactor.wasm)
 //   node startup-node.mjs baseline FILE   another build of pinhole.wasm, phase by phase
+//   node startup-node.mjs init      pinhole.wasm up to _initialize, no load
+//   node startup-node.mjs none      the same script and imports, no module
+//                                   (Node's own start, for the instruction
+//                                   counts of startup.mjs)
 //
 // --settle waits 300 ms before printing, so that background compilations
 // the start triggered finish within the process (startup.mjs counts them
@@ -23,8 +27,10 @@ const file = which === "empty" ? "empty-reactor.wasm" : "pinhole.wasm";
 const bytes = which === "baseline" ? readFileSync(process.argv[3]) : readFileSync(new URL("../../build/" + file, import.meta.url));
 const manifest = JSON.parse(readFileSync(new URL("../../testdata/orders/manifest.json", import.meta.url), "utf8"));
 let out;
-if (which === "pinhole" || which === "empty" || which === "baseline") {
-  const load = which !== "empty" ? `{"op":"load","manifest":${JSON.stringify(manifest)},"key":${JSON.stringify(KEY)}}` : null;
+if (which === "none") {
+  out = {};
+} else if (which === "pinhole" || which === "empty" || which === "baseline" || which === "init") {
+  const load = which === "pinhole" || which === "baseline" ? `{"op":"load","manifest":${JSON.stringify(manifest)},"key":${JSON.stringify(KEY)}}` : null;
   const t0 = process.cpuUsage();
   out = (await coldStart(() => WebAssembly.compile(bytes), load)).times;
   const cpu = process.cpuUsage(t0);

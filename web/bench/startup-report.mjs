@@ -71,10 +71,28 @@ tier-up budget ran out during the start.
 | --- | --- | --- | --- |
 ${Object.entries(c).map(([m, x]) => `| ${m === "empty" ? "empty reactor" : m === "pinhole" ? "pinhole.wasm" : "baseline"} | ${x.liftoff} | ${x.liftoffBytes.toLocaleString("en")} | ${x.turbofan} |`).join("\n")}
 ` : "";
+  const n = r.instructions;
+  const M = (/** @type {number} */ x) => (x / 1e6).toFixed(1);
+  const instructions = n ? `
+Instructions one cold start executes, counted by valgrind's callgrind in
+Node with \`--single-threaded\` (V8's background compilations then run on the
+main thread and are counted), Node's own start (${M(n.node)} M) subtracted.
+The count hardly moves between runs, whatever the machine's load, so it
+judges a change to the start-up in one run where the times above need
+dozens of rounds; it weighs every instruction alike, cache misses and page
+faults not at all, so it is a guide, not the goal.
+
+| module | million instructions | ÷ empty reactor |
+| --- | --- | --- |
+${[["empty", "empty reactor"], ["init", "pinhole.wasm, up to \`_initialize\`"], ["pinhole", "pinhole.wasm, with the load"], ["baseline", "baseline"]]
+    .filter(([k]) => n[k] !== undefined).map(([k, label]) => `| ${label} | ${M(n[k])} | ${(n[k] / n.empty).toFixed(2)}× |`).join("\n")}
+` : `
+Instructions: not counted (no valgrind on this machine).
+`;
   return `${title}
 
 ${lines.join("\n")}
-${compiled}
+${compiled}${instructions}
 Milliseconds, median (p10–p90). Each round starts pinhole.wasm and an empty
 Go wasip1 reactor (web/bench/emptyreactor, built with the module's flags),
 in alternating order, each in a fresh Node process (${r.node?.rounds ?? "–"} rounds) or a

@@ -9,7 +9,7 @@
 // another build of pinhole.wasm to every round (a before/after comparison
 // in the same run).
 import * as esbuild from "esbuild";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -88,6 +88,37 @@ for (const which of MODULES) {
   result.compiled[which] = Object.fromEntries(Object.keys(runs[0]).map((k) => [k, quantile(runs.map((r) => r[k]), 0.5)]));
 }
 console.log("compiled", JSON.stringify(result.compiled));
+
+// Instructions one cold start executes, counted by valgrind's callgrind in
+// Node with --single-threaded (V8's background compilations then run on the
+// main thread, and are counted too). Unlike the times above, the count does
+// not move with the machine's load: one run judges a change to the start.
+// Node's own start (the same script without a module, "none") is
+// subtracted; "init" is pinhole.wasm without the load. Skipped, and said
+// so, without valgrind.
+const INSTRUCTION_RUNS = quick ? 1 : 2;
+const hasValgrind = (() => { try { execFileSync("valgrind", ["--version"], { stdio: "ignore" }); return true; } catch { return false; } })();
+if (hasValgrind) {
+  /** @param {string} which */
+  const count = (which) => {
+    const runs = [];
+    for (let i = 0; i < INSTRUCTION_RUNS; i++) {
+      const args = ["--tool=callgrind", "--callgrind-out-file=/dev/null", process.execPath, "--single-threaded",
+        join(here, "startup-node.mjs"), which, ...(which === "baseline" ? [BASELINE] : [])];
+      const { stderr, status } = spawnSync("valgrind", args, { encoding: "utf8" });
+      const m = stderr.match(/Collected : (\d+)/);
+      if (status !== 0 || !m) throw new Error(`callgrind of ${which} failed:\n${stderr.slice(-2000)}`);
+      runs.push(+m[1]);
+    }
+    return Math.min(...runs);
+  };
+  const raw = Object.fromEntries(["none", "init", ...MODULES].map((w) => [w, count(w)]));
+  result.instructions = Object.fromEntries(["init", ...MODULES].map((w) => [w, raw[w] - raw.none]));
+  result.instructions.node = raw.none;
+  console.log("instructions", JSON.stringify(result.instructions));
+} else {
+  console.log("instructions: not counted (no valgrind)");
+}
 
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
