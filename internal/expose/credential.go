@@ -18,8 +18,8 @@ import (
 //   - provider keys with a documented prefix, alphabet and body length
 //     (prefixRules: GitHub, GitLab, Slack, Stripe, AWS, Google, OpenAI,
 //     Anthropic and about a hundred more), plus shapes without a prefix
-//     (Telegram bot tokens, Discord bot tokens, Azure AD client secrets,
-//     Mailgun signing and Mailchimp keys);
+//     (Telegram bot tokens, Discord bot tokens, Facebook app tokens, Azure
+//     AD client secrets, Mailgun signing and Mailchimp keys);
 //   - JWTs and JWEs, also wrapped at their dots or split by whitespace;
 //     private key blocks (PEM, OpenSSH, PGP, PuTTY) and their base64 bodies
 //     without the armour;
@@ -27,7 +27,8 @@ import (
 //     webhook URLs;
 //   - a value assigned to a secret-looking name ("NAME=value",
 //     "NAME: value", JSON, YAML, a URL query or fragment, a path segment
-//     after /token/ or /invite/) when the value looks random;
+//     after /token/ or /invite/) when the value looks random, or is 16 or
+//     more letters and digits that are not words (namedKey);
 //   - long random base64 or base62 words (an AWS secret key, a key of an
 //     unknown provider).
 //
@@ -326,15 +327,16 @@ var prefixRules = []prefixRule{
 	{"dor_v1_", setHex, 64, 0, checkVaried}, {"HRKU-", setKey, 50, 0, checkVaried},
 	{"dp.", setKeyDot, 43, 0, checkDigit}, {"lin_api_", setAlnum, 40, 0, checkVaried},
 	{"lin_oauth_", setHex, 64, 0, checkVaried}, {"PMAK-", setHexDash, 59, 0, checkVaried},
+	{"pat-na1-", setHexDash, 36, 36, checkVaried}, {"pat-eu1-", setHexDash, 36, 36, checkVaried},
 	{"pat-", setKey, 40, 0, checkRandom},
 	// Data, observability, infrastructure
 	{"dapi", setHexDash, 32, 0, checkRandom}, {"AGE-SECRET-KEY-1", setUpper, 58, 0, checkVaried},
 	{"pul-", setHex, 40, 0, checkVaried}, {"glc_", setB64, 32, 0, checkVaried},
 	{"glsa_", setWord, 40, 0, checkVaried}, {"eyJrIjoi", setB64, 60, 0, checkVaried},
 	{"sntryu_", setHex, 64, 0, checkVaried}, {"sntrys_", setB64, 60, 0, checkVaried},
-	{"EAAA", setKey, 40, 0, checkDigit}, {"EAA", setAlnum, 60, 0, checkDigit},
+	{"EAAA", setKey, 22, 0, checkDigit}, {"EAA", setAlnum, 60, 0, checkDigit},
 	{"sq0atp-", setKey, 22, 0, checkVaried}, {"sq0csp-", setKey, 40, 0, checkVaried},
-	{"NRAK-", setUpper, 27, 0, checkVaried}, {"NRJS-", setHex, 19, 0, checkVaried},
+	{"NRAK-", setAlnum, 27, 0, checkVaried}, {"NRJS-", setHex, 19, 0, checkVaried},
 	{"NRII-", setKey, 32, 0, checkVaried}, {"dt0c01.", setKeyDot, 80, 0, checkVaried},
 	{"fo1_", setKey, 43, 0, checkVaried}, {"fm1a_", setB64, 100, 0, checkVaried},
 	{"fm1r_", setB64, 100, 0, checkVaried}, {"fm2_", setB64, 100, 0, checkVaried},
@@ -363,6 +365,7 @@ var prefixRules = []prefixRule{
 	{"sl.", setKeyDot, 130, 0, checkVaried}, {"AQVN", setKey, 35, 0, checkVaried},
 	{"t1.", setKeyDot, 100, 0, checkVaried}, {"AAAAAAAAAAAAAAAAAAAAA", setKeyDot, 60, 0, checkVaried},
 	{"pat.", setKeyDot, 60, 0, checkRandom}, {"sat.", setKeyDot, 60, 0, checkRandom},
+	{"pat", setKeyDot, 79, 0, checkRandom}, // Airtable: 14 letters and digits, ".", 64 hex
 	{"b_", setKeyDot, 44, 0, checkRandom},
 }
 
@@ -461,7 +464,7 @@ func scan(s string) bool {
 				}
 			}
 			if c == 'e' && jwtAt(s, i) || c == 'M' && derAt(s, i) || c == 'b' && strings.HasPrefix(s[i:], "b3BlbnNzaC1rZXktdjE") ||
-				isDigit(c) && telegramAt(s, i) || (c == 'M' || c == 'N' || c == 'O') && discordAt(s, i) || isHex(c) && hexShapeAt(s, i) {
+				isDigit(c) && (telegramAt(s, i) || appTokenAt(s, i)) || (c == 'M' || c == 'N' || c == 'O') && discordAt(s, i) || isHex(c) && hexShapeAt(s, i) {
 				return true
 			}
 		}
@@ -785,6 +788,26 @@ func telegramAt(s string, i int) bool {
 	return m >= 35 && varied(r[:m]) && hasUpperLower(r[:m])
 }
 
+// appTokenAt matches a Facebook app access token: the app's id (15 or 16
+// digits), "|" (or "%7C" in a URL), then 27 or more base64url characters.
+func appTokenAt(s string, i int) bool {
+	n := runLen(s[i:], isDigit)
+	if n < 15 || n > 16 {
+		return false
+	}
+	r := s[i+n:]
+	switch {
+	case strings.HasPrefix(r, "|"):
+		r = r[1:]
+	case len(r) >= 3 && r[0] == '%' && r[1] == '7' && (r[2] == 'C' || r[2] == 'c'):
+		r = r[3:]
+	default:
+		return false
+	}
+	m := runLen(r, keyByte)
+	return m >= 27 && varied(r[:m]) && looksRandom(r[:m])
+}
+
 // discordAt matches a Discord bot token: 23 to 28 key characters starting
 // M, N or O, then two dot-separated segments of 6 and 27 or more.
 func discordAt(s string, i int) bool {
@@ -966,12 +989,72 @@ func assignmentAt(s string, i int) bool {
 	if kind == namePassword {
 		return passwordValue(val, s[i])
 	}
-	if looksRandom(unescapeURL(val)) {
+	if v := unescapeURL(val); looksRandom(v) || namedKey(v) {
 		return true
 	}
 	// A value in a path ends at the next "/".
 	slash := strings.IndexByte(val, '/')
 	return slash > 0 && looksRandom(unescapeURL(val[:slash]))
+}
+
+// namedKey: a value after a secret name that looksRandom leaves because
+// its letters happen to run together (keys of one case and digits, such as
+// base36 and hex keys, change class less often than base62 ones), or
+// because it is a long number (some providers issue numeric secrets). The
+// name is half the evidence, so a value of 16 or more letters and digits,
+// varied and not made of words, is taken as a key: "API_TOKEN=feluqmr7…"
+// is caught; "api_key=required", "token=summer2026collection",
+// "coupon_token=WINTER2026SALE" and "session: checkout-summer-2026" are
+// not.
+func namedKey(v string) bool {
+	if len(v) < 16 || len(v) > maxBody || !varied(v) {
+		return false
+	}
+	m := measure(v)
+	if m.letters+m.digits != m.n {
+		return false // separators or symbols: a slug, a path, a sentence
+	}
+	if m.letters == 0 || hexWord(v) {
+		return true // a long number, a hex key
+	}
+	if m.digits == 0 && len(v) < 20 {
+		return false
+	}
+	// Words: most of their letter pairs are common in English, and about
+	// two letters in five are vowels. A random key's letters pair at random
+	// (a quarter of the pairs are common ones) and are one in five vowels.
+	pairs, common := letterPairs(v)
+	return m.vowelRate() <= 0.45 && (pairs < 4 || common*2 < pairs)
+}
+
+// commonPairs holds, for each letter, the letters that often follow it in
+// English: the 169 most frequent letter pairs of English text (Norvig's
+// counts over the Google Books corpus, "English Letter Frequency Counts:
+// Mayzner Revisited"), bit b of commonPairs[a] for the pair a, b. About
+// nine pairs in ten of English words are among them, a quarter of the
+// pairs of random letters.
+var commonPairs = [26]uint32{
+	0x12eb94e, 0x1104811, 0x01a4991, 0x0104111, 0x1aeb93d, 0x0024131,
+	0x0020191, 0x0004111, 0x02e787d, 0x0000000, 0x0000010, 0x1044919,
+	0x000c111, 0x00c415d, 0x07ef82c, 0x0024811, 0x0100000, 0x10c7119,
+	0x01cc195, 0x11e4191, 0x00e3814, 0x0000111, 0x0004191, 0x0000000,
+	0x0004000, 0x0000000,
+}
+
+// letterPairs counts the pairs of neighbouring letters in v and how many of
+// them are common English pairs, whatever their case.
+func letterPairs(v string) (pairs, common int) {
+	for i := 1; i < len(v); i++ {
+		a, b := lower(v[i-1]), lower(v[i])
+		if a < 'a' || a > 'z' || b < 'a' || b > 'z' {
+			continue
+		}
+		pairs++
+		if commonPairs[a-'a']>>(b-'a')&1 != 0 {
+			common++
+		}
+	}
+	return pairs, common
 }
 
 // valueByte: what can be part of an assigned value. Blanks, quotes, "&",
