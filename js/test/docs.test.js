@@ -8,8 +8,8 @@
 // with its pinhole.wasm, so the default location is what runs),
 // pinhole.manifest.json and state.json (the orders example), store.js (a
 // Zustand store of the orders, test/docs/store.js, unless the file writes
-// its own), and, for js/README.md, whose blocks pass the wasm option, a
-// pinhole.wasm beside them; as in a page, globalThis.window is a window (an
+// its own), and no pinhole.wasm of its own, so a block that points the wasm
+// option at one fails; as in a page, globalThis.window is a window (an
 // EventTarget delivering postMessage to itself, for the extension channel).
 // A block passes when it runs without throwing and, where CHECKS names it,
 // when the names it defines hold what the prose says.
@@ -103,7 +103,6 @@ function app(file) {
   copyFileSync(join(ROOT, "build", "pinhole.wasm"), join(pkg, "pinhole.wasm"));
   symlinkSync(join(JS, "node_modules", "zustand"), join(dir, "node_modules", "zustand"), "dir");
   writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "docs-app", type: "module", private: true }));
-  if (file === "js/README.md") copyFileSync(join(ROOT, "build", "pinhole.wasm"), join(dir, "pinhole.wasm"));
   copyFileSync(join(ROOT, "testdata", "orders", "manifest.json"), join(dir, "pinhole.manifest.json"));
   copyFileSync(join(ROOT, "testdata", "orders", "state.json"), join(dir, "state.json"));
   copyFileSync(join(JS, "test", "docs", "store.js"), join(dir, "store.js"));
