@@ -805,7 +805,12 @@ func appTokenAt(s string, i int) bool {
 		return false
 	}
 	m := runLen(r, keyByte)
-	return m >= 27 && varied(r[:m]) && looksRandom(r[:m])
+	if m < 27 || !varied(r[:m]) || !looksRandom(r[:m]) {
+		return false
+	}
+	// Not words run together, as in a "|"-separated export line.
+	pairs, common := letterPairs(r[:m])
+	return pairs < 4 || common*2 < pairs
 }
 
 // discordAt matches a Discord bot token: 23 to 28 key characters starting
@@ -999,23 +1004,33 @@ func assignmentAt(s string, i int) bool {
 
 // namedKey: a value after a secret name that looksRandom leaves because
 // its letters happen to run together (keys of one case and digits, such as
-// base36 and hex keys, change class less often than base62 ones), or
-// because it is a long number (some providers issue numeric secrets). The
-// name is half the evidence, so a value of 16 or more letters and digits,
-// varied and not made of words, is taken as a key: "API_TOKEN=feluqmr7…"
-// is caught; "api_key=required", "token=summer2026collection",
-// "coupon_token=WINTER2026SALE" and "session: checkout-summer-2026" are
-// not.
+// base36 and hex keys, change class less often than base62 ones). The name
+// is half the evidence, so a value of 16 or more letters and digits,
+// varied, whose letters and digits alternate often and whose letters are
+// not words, is taken as a key: "API_TOKEN=feluqmr7…" is caught. Business
+// values after such names are not: numbers (a tracking number, an id, a
+// timestamp), codes of a few long runs ("ORD20261201000123",
+// "SKU12345BLKXL2026", "1ZW4X9280396875412") and words run together
+// ("token=summer2026collection").
 func namedKey(v string) bool {
 	if len(v) < 16 || len(v) > maxBody || !varied(v) {
 		return false
 	}
 	m := measure(v)
-	if m.letters+m.digits != m.n {
-		return false // separators or symbols: a slug, a path, a sentence
+	if m.letters+m.digits != m.n || m.letters == 0 {
+		return false // separators or symbols (a slug, a path, a sentence), or a number
 	}
-	if m.letters == 0 || hexWord(v) {
-		return true // a long number, a hex key
+	if hexWord(v) {
+		// A hex key, unless its letters and digits come in three runs or
+		// fewer (a number with a suffix).
+		return m.digits > 0 && m.changes > 2
+	}
+	if m.digits > 0 && m.changes <= 3 {
+		// Letters and digits in four runs or fewer: a code
+		// ("SKU12345BLKXL2026", "INV2026A00012345"). A key's classes
+		// alternate at about two pairs in five: a 16-character one has six
+		// or seven runs, a 32-character one a dozen.
+		return false
 	}
 	if m.digits == 0 && len(v) < 20 {
 		return false
@@ -1024,7 +1039,7 @@ func namedKey(v string) bool {
 	// two letters in five are vowels. A random key's letters pair at random
 	// (a quarter of the pairs are common ones) and are one in five vowels.
 	pairs, common := letterPairs(v)
-	return m.vowelRate() <= 0.45 && (pairs < 4 || common*2 < pairs)
+	return m.vowelRate() <= 0.45 && pairs >= 4 && common*2 < pairs
 }
 
 // commonPairs holds, for each letter, the letters that often follow it in

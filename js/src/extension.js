@@ -49,16 +49,16 @@ export const MAX_PORTS_LIMIT = 1024;
  * @returns {import('./types.js').ExtensionHandle}
  */
 export function exposeToExtension(bridge, options = {}) {
-  const global = /** @type {any} */ (globalThis).window;
-  if (options.window === undefined && (!global || typeof global.postMessage !== "function")) {
-    return { exposed: false, reason: NO_WINDOW, dispose() {} };
-  }
-  const win = windowOf(options.window);
   const channel = options.channel ?? "pinhole";
   const maxPorts = options.maxPorts ?? DEFAULT_MAX_PORTS;
   if (!Number.isInteger(maxPorts) || maxPorts < 1 || maxPorts > MAX_PORTS_LIMIT) {
     throw new RangeError(`pinhole extension channel: maxPorts is an integer from 1 to ${MAX_PORTS_LIMIT}`);
   }
+  const global = /** @type {any} */ (globalThis).window;
+  if (options.window == null && (!global || typeof global.postMessage !== "function")) {
+    return { exposed: false, reason: NO_WINDOW, dispose() {} };
+  }
+  const win = windowOf(options.window ?? undefined);
   const origin = win.location.origin;
   /** Open ports, oldest first, each with its release. @type {Map<MessagePort, (reason?: string) => void>} */
   const ports = new Map();

@@ -14,7 +14,7 @@
 // has no import.meta: the fallback is pinhole-worker.js next to the script
 // that loaded the bundle (document.currentScript), as location.js does for
 // pinhole.wasm. The `worker` option names it explicitly.
-import { Instance } from "./module.js";
+import { Instance, notWasm, responseName } from "./module.js";
 import { besideScript } from "./location.js";
 
 const encoder = new TextEncoder();
@@ -266,6 +266,8 @@ async function transferable(wasm) {
   if (typeof Response !== "undefined" && wasm instanceof Response) {
     if (!wasm.ok) throw new Error(`fetching pinhole.wasm failed with status ${wasm.status}`);
     const bytes = await wasm.arrayBuffer();
+    const wrong = notWasm(new Uint8Array(bytes), responseName(wasm)); // named here: the worker sees bytes only
+    if (wrong) throw wrong;
     return { wasm: bytes, transfer: [bytes] };
   }
   if (typeof wasm === "string" || wasm instanceof URL) {

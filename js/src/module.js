@@ -25,10 +25,19 @@ export async function compileModule(wasm) {
       return WebAssembly.compileStreaming(wasm);
     }
     if (!wasm.ok) throw new Error(`fetching pinhole.wasm failed with status ${wasm.status}`);
-    return compileBytes(await wasm.arrayBuffer(), `${wasm.url || "the response"}${type ? ` (content-type ${type})` : ""}`);
+    return compileBytes(await wasm.arrayBuffer(), responseName(wasm));
   }
   if (typeof wasm === "string" || wasm instanceof URL) return compileLocation(wasm);
   throw new TypeError("wasm must be a WebAssembly.Module, bytes, a Response, a URL or a path");
+}
+
+/**
+ * responseName names a response in errors: its URL and content type.
+ * @param {Response} r
+ */
+export function responseName(r) {
+  const type = r.headers.get("content-type");
+  return `${r.url || "the response"}${type ? ` (content-type ${type})` : ""}`;
 }
 
 /**
@@ -42,13 +51,22 @@ export async function compileModule(wasm) {
  */
 export function compileBytes(bytes, from) {
   const b = bytes instanceof ArrayBuffer ? new Uint8Array(bytes) : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (b.length < 4 || b[0] !== 0x00 || b[1] !== 0x61 || b[2] !== 0x73 || b[3] !== 0x6d) {
-    const head = decoder.decode(b.subarray(0, 16)).replace(/[^\x20-\x7e]/g, "?");
-    return Promise.reject(new Error(`pinhole.wasm: ${from} is not WebAssembly: it starts ${JSON.stringify(head)} ` +
-      `instead of "\\0asm" (a server's page for a file it does not have?). Check the wasm option, or leave it ` +
-      `out to use the package's own pinhole.wasm`));
-  }
-  return WebAssembly.compile(/** @type {BufferSource} */ (b));
+  const wrong = notWasm(b, from);
+  return wrong ? Promise.reject(wrong) : WebAssembly.compile(/** @type {BufferSource} */ (b));
+}
+
+/**
+ * notWasm returns the error for bytes that are not WebAssembly, or null.
+ * @param {Uint8Array} b
+ * @param {string} from where the bytes came from, for the error
+ * @returns {Error | null}
+ */
+export function notWasm(b, from) {
+  if (b.length >= 4 && b[0] === 0x00 && b[1] === 0x61 && b[2] === 0x73 && b[3] === 0x6d) return null;
+  const head = decoder.decode(b.subarray(0, 16)).replace(/[^\x20-\x7e]/g, "?");
+  return new Error(`pinhole.wasm: ${from} is not WebAssembly: it starts ${JSON.stringify(head)} instead of ` +
+    `"\\0asm" (a server's page for a file it does not have?). If you pass the wasm option, check where it ` +
+    `points; without it the package's own pinhole.wasm is used, so check that your server or bundler serves it`);
 }
 
 /**

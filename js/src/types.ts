@@ -258,7 +258,10 @@ export interface Pinhole {
   /** Register WebMCP tools for the context and capabilities. Never throws:
    * without a modelContext the handle says exposed: false and why. */
   exposeWebMCP(options?: WebMCPOptions): WebMCPHandle;
-  /** Answer a browser extension over window.postMessage + MessageChannel. */
+  /** Answer a browser extension over window.postMessage + MessageChannel.
+   * Where there is no window (Node, a worker) and none is passed, the
+   * handle says exposed: false and why; a page with an opaque origin is
+   * refused with an error. */
   exposeToExtension(options?: ExtensionOptions): ExtensionHandle;
   /** Stop: unsubscribe from the store, drop WebMCP tools and ports. */
   dispose(): void;

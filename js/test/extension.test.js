@@ -126,8 +126,11 @@ test("without a window (Node) nothing is exposed, and the handle says why", asyn
   assert.equal(served.exposed, true);
   assert.equal(served.reason, undefined);
   assert.equal(win.listening, 1);
-  // One that cannot serve is refused, not ignored.
+  // One that cannot serve is refused, not ignored; so are bad options,
+  // window or not.
   assert.throws(() => p.exposeToExtension({ window: /** @type {any} */ ({}) }), /no window/);
+  assert.throws(() => p.exposeToExtension({ maxPorts: 0 }), RangeError);
+  assert.equal(p.exposeToExtension({ window: /** @type {any} */ (null) }).exposed, false, "null is no window");
   p.dispose();
   assert.equal(win.listening, 0);
 });

@@ -51,7 +51,7 @@ test("something that is not WebAssembly is refused with what it is, not a magic-
   await assert.rejects(compileModule(page), (/** @type {any} */ e) => {
     assert.match(e.message, /is not WebAssembly: it starts "<!doctype html><"/);
     assert.match(e.message, /content-type text\/html/);
-    assert.match(e.message, /leave it out to use the package's own pinhole\.wasm/);
+    assert.match(e.message, /If you pass the wasm option, check where it points; without it the package's own pinhole\.wasm is used/);
     return true;
   });
   await assert.rejects(compileModule(new TextEncoder().encode(html)), /the wasm bytes given is not WebAssembly/);
