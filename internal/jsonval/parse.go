@@ -83,6 +83,16 @@ func (p *parser) alloc(v Value) *Value {
 // after it is an error.
 func Parse(data []byte) (*Value, error) {
 	p := parser{data: data, src: string(data)}
+	// First chunks sized from the input (about a value per 16 bytes of
+	// compact JSON), so a document of a few KB, such as a manifest, takes
+	// one slab and one arena of each kind instead of a doubling series:
+	// each size met for the first time costs the Go runtime a new span,
+	// dear at start-up under V8's baseline compiler.
+	p.slabSize = min(max(len(data)/32, 4), 128)
+	p.arenaSize = min(max(len(data)/64, 8), 2048)
+	if n := min(len(data)/64, 64); n > 8 {
+		p.keys, p.vals, p.items = make([]string, 0, n), make([]*Value, 0, n), make([]*Value, 0, n)
+	}
 	p.skipSpace()
 	v, err := p.value()
 	if err != nil {
