@@ -52,7 +52,11 @@ function runnable(/** @type {string} */ file) {
   const progs = [];
   for (const b of blocks(file)) {
     if (b.lang !== "js") continue;
-    if (b.marker.startsWith("<!-- not run:") || b.marker.startsWith("<!-- file:")) continue;
+    if (b.marker.startsWith("<!-- not run:")) continue;
+    if (b.marker.startsWith("<!-- file:")) {
+      assert.match(b.marker, /^<!-- file: [\w.-]+ -->$/, `${file}:${b.line}: a file block names a file of the app's directory`);
+      continue;
+    }
     if (b.marker === "<!-- continues -->") {
       assert.ok(progs.length, `${file}:${b.line}: nothing to continue`);
       progs[progs.length - 1].code += "\n" + b.code;
@@ -82,7 +86,7 @@ function files(/** @type {string} */ file) {
   /** @type {Record<string, string>} */
   const out = {};
   for (const b of blocks(file)) {
-    const m = /^<!-- file: (\S+) -->$/.exec(b.marker);
+    const m = /^<!-- file: ([\w.-]+) -->$/.exec(b.marker); // a name in the app's directory, no path
     if (m) out[m[1]] = b.code + "\n";
   }
   return out;
