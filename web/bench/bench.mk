@@ -76,12 +76,21 @@ bench-offthread: $(WASM) web-build web-chromium
 #   make bench-startup   pinhole.wasm's cold start against an empty Go wasip1
 #                        reactor (web/bench/emptyreactor, built with the same
 #                        flags), interleaved, phase by phase, in fresh Node
-#                        processes and fresh Chromium pages; writes
-#                        build/bench-startup.json (web/bench/startup.mjs)
+#                        processes and fresh Chromium pages, and the
+#                        instructions one cold start executes (valgrind's
+#                        callgrind: Debian's valgrind, installed when absent
+#                        and root); writes build/bench-startup.json
+#                        (web/bench/startup.mjs)
 
 build/empty-reactor.wasm: web/bench/emptyreactor/main.go
 	@mkdir -p build
 	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_FLAGS) -o $@ ./web/bench/emptyreactor
 
-bench-startup: $(WASM) build/empty-reactor.wasm web-chromium
+.PHONY: bench-valgrind
+bench-valgrind:
+	@command -v valgrind >/dev/null || { \
+	  if [ "$$(id -u)" != 0 ]; then echo "no valgrind: the start-up instruction counts are skipped (install Debian's valgrind to have them)" >&2; exit 0; fi; \
+	  apt-get update </dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y valgrind </dev/null; }
+
+bench-startup: $(WASM) build/empty-reactor.wasm web-chromium bench-valgrind
 	node web/bench/startup.mjs $(if $(BENCH_QUICK),--quick)
