@@ -21,6 +21,7 @@ import { loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
+import { inFreshPage, launchOptions } from "../chromium.mjs";
 import { startServer } from "../serve.mjs";
 import { summarize } from "./measure.mjs";
 
@@ -28,9 +29,6 @@ const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, "../..");
 const outDir = join(repo, "build");
 const pageDir = join(outDir, "bench-flat-web");
-const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-  "--disable-component-update", "--no-first-run"];
 const quick = process.argv.includes("--quick");
 const SIZES = quick ? [10000, 30000] : [10000, 30000, 100000];
 const RUNS = quick ? 1 : 3;
@@ -62,21 +60,10 @@ function wasmCodeCacheEntries(profile) {
 const server = await startServer({ dist: pageDir });
 let browser;
 try {
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+  browser = await chromium.launch(launchOptions());
   result.chromium = browser.version();
   /** @param {(pg: import("playwright-core").Page) => Promise<any>} fn */
-  const fresh = async (fn) => {
-    const ctx = await browser.newContext();
-    try {
-      const pg = await ctx.newPage();
-      pg.setDefaultTimeout(900000);
-      await pg.goto(server.url);
-      await pg.waitForSelector("html[data-ready=true]");
-      return await fn(pg);
-    } finally {
-      await ctx.close();
-    }
-  };
+  const fresh = (fn) => inFreshPage(browser, server.url, fn, 900000);
   /** @type {Record<string, any[]>} */
   const samples = {};
   for (let r = 0; r < RUNS; r++) {
@@ -114,7 +101,7 @@ try {
     let codeCacheEntries = 0;
     try {
       for (let v = 0; v < VISITS; v++) {
-        if (!ctx) ctx = await chromium.launchPersistentContext(dir, { executablePath: CHROMIUM, headless: true, args: ARGS });
+        if (!ctx) ctx = await chromium.launchPersistentContext(dir, launchOptions());
         const pg = await ctx.newPage();
         pg.setDefaultTimeout(300000);
         await pg.goto(server.url);

@@ -12,6 +12,8 @@ import { cpus, totalmem } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
+import { launchOptions } from "../chromium.mjs";
+import { summarize } from "./measure.mjs";
 import { startServer } from "../serve.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -19,7 +21,6 @@ const repo = resolve(here, "../..");
 const out = join(repo, "build", "bench-offthread");
 const quick = process.argv.includes("--quick") || !!process.env.BENCH_QUICK;
 const RUNS = quick ? 2 : 7;
-const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
 
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
@@ -31,15 +32,13 @@ await esbuild.build({
 });
 writeFileSync(join(out, "index.html"), '<!doctype html><meta charset="utf-8"><title>off-thread bench</title><script type="module" src="/page.js"></script>\n');
 
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length ? s[Math.floor((s.length - 1) / 2)] : NaN; };
 const summarise = (rows) => Object.fromEntries(["wallMs", "longTasks", "longTaskMs", "blockingMs", "longestMs"].map((k) => [k, {
-  median: +median(rows.map((r) => r[k])).toFixed(1), min: +Math.min(...rows.map((r) => r[k])).toFixed(1), max: +Math.max(...rows.map((r) => r[k])).toFixed(1),
+  median: +summarize(rows.map((r) => r[k])).median.toFixed(1), min: +Math.min(...rows.map((r) => r[k])).toFixed(1), max: +Math.max(...rows.map((r) => r[k])).toFixed(1),
 }]));
 
 const bench = await startServer({ dist: out });
 const demo = await startServer();
-const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true,
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"] });
+const browser = await chromium.launch(launchOptions());
 const result = { machine: { cpus: cpus().length, model: cpus()[0]?.model, memGB: +(totalmem() / 2 ** 30).toFixed(1), chromium: browser.version() },
   written: new Date().toISOString(), runs: RUNS, hosts: {}, demo: null };
 try {

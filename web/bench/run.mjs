@@ -23,6 +23,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync, brotliCompressSync, constants as zc } from "node:zlib";
 import { chromium } from "playwright-core";
+import { inFreshPage, launchOptions } from "../chromium.mjs";
 import { startServer } from "../serve.mjs";
 import { makeState } from "../../testdata/orders/generate.mjs";
 import { plantedValues } from "../src/domsnapshot.js";
@@ -34,9 +35,6 @@ const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, "../..");
 const outDir = join(repo, "build");
 const pageDir = join(outDir, "bench-web");
-const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-  "--disable-component-update", "--no-first-run"];
 const quick = process.argv.includes("--quick");
 
 /** Repetitions per size: fewer where one operation takes seconds (said in the report). */
@@ -110,21 +108,10 @@ const demoServer = await startServer();
 let browser;
 try {
   // playwright-core starts Chromium with a fresh temporary profile of its own.
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+  browser = await chromium.launch(launchOptions());
   result.chromium = { version: browser.version(), sizes: [] };
   /** fresh runs fn(page) in a new browser context (a new renderer), then closes it. */
-  const fresh = async (fn) => {
-    const ctx = await browser.newContext();
-    try {
-      const pg = await ctx.newPage();
-      pg.setDefaultTimeout(600000);
-      await pg.goto(benchServer.url);
-      await pg.waitForSelector("html[data-ready=true]");
-      return await fn(pg);
-    } finally {
-      await ctx.close();
-    }
-  };
+  const fresh = (fn) => inFreshPage(browser, benchServer.url, fn, 600000);
   log("Chromium: start-up, one fresh browser context per sample");
   let streamed, fromBytes, split;
   for (let r = 0; r < STARTUP_REPS; r++) {

@@ -15,6 +15,8 @@ import { cpus, loadavg, totalmem } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
+import { inFreshPage, launchOptions } from "../chromium.mjs";
+import { summarize } from "./measure.mjs";
 import { startServer } from "../serve.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -23,14 +25,16 @@ const out = join(repo, "build", "bench-startup");
 const quick = process.argv.includes("--quick") || !!process.env.BENCH_QUICK;
 const NODE_ROUNDS = quick ? 3 : 41;
 const PAGE_ROUNDS = quick ? 3 : 21;
-const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
 const bi = process.argv.indexOf("--baseline");
 const BASELINE = bi > 0 ? resolve(process.argv[bi + 1]) : null;
 const MODULES = BASELINE ? ["pinhole", "empty", "baseline"] : ["pinhole", "empty"];
 const PHASES = ["compile", "instantiate", "initialize", "load", "total"];
 
-const quantile = (xs, q) => { const s = [...xs].sort((a, b) => a - b); return s.length ? s[Math.min(s.length - 1, Math.floor(q * (s.length - 1) + 0.5))] : NaN; };
-const stat = (xs) => ({ median: +quantile(xs, 0.5).toFixed(2), p10: +quantile(xs, 0.1).toFixed(2), p90: +quantile(xs, 0.9).toFixed(2), n: xs.length });
+/** stat summarises samples, in hundredths. @param {number[]} xs */
+const stat = (xs) => {
+  const s = summarize(xs);
+  return { median: +s.median.toFixed(2), p10: +s.p10.toFixed(2), p90: +s.p90.toFixed(2), n: s.n };
+};
 
 /**
  * runRounds calls sample(which) for every module in every round, in
@@ -85,7 +89,7 @@ for (const which of MODULES) {
     }
     runs.push(run);
   }
-  result.compiled[which] = Object.fromEntries(Object.keys(runs[0]).map((k) => [k, quantile(runs.map((r) => r[k]), 0.5)]));
+  result.compiled[which] = Object.fromEntries(Object.keys(runs[0]).map((k) => [k, summarize(runs.map((r) => r[k])).median]));
 }
 console.log("compiled", JSON.stringify(result.compiled));
 
@@ -132,22 +136,12 @@ copyFileSync(join(repo, "build", "empty-reactor.wasm"), join(out, "empty-reactor
 if (BASELINE) copyFileSync(BASELINE, join(out, "baseline.wasm"));
 
 const server = await startServer({ dist: out });
-const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true,
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"] });
+const browser = await chromium.launch(launchOptions());
 try {
   result.machine.chromium = browser.version();
   console.log(`Chromium: ${PAGE_ROUNDS} rounds, one fresh browser context per sample`);
-  result.chromium = await runRounds(PAGE_ROUNDS, async (which) => {
-    const context = await browser.newContext();
-    try {
-      const page = await context.newPage();
-      await page.goto(server.url);
-      await page.waitForSelector("html[data-ready=true]");
-      return await page.evaluate((w) => window.startup.run(w), which);
-    } finally {
-      await context.close();
-    }
-  });
+  result.chromium = await runRounds(PAGE_ROUNDS, (which) =>
+    inFreshPage(browser, server.url, (page) => page.evaluate((w) => window.startup.run(w), which)));
   console.log("chromium", JSON.stringify({ ratio: result.chromium.ratio, pinhole: result.chromium.pinhole.total, empty: result.chromium.empty.total }));
 } finally {
   await browser.close();

@@ -9,15 +9,13 @@ import { loadavg } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
+import { launchOptions } from "../chromium.mjs";
 import { startServer } from "../serve.mjs";
 import { TOKENIZER } from "./measure.mjs";
 import { runTask, TASKS } from "./tasks.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const outDir = join(resolve(here, "../.."), "build");
-const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-  "--disable-component-update", "--no-first-run"];
 const at = process.argv.indexOf("--only");
 const only = at > 0 ? process.argv[at + 1].split(",") : null;
 const tasks = only ? TASKS.filter((t) => only.includes(t.name)) : TASKS;
@@ -26,7 +24,7 @@ if (!tasks.length) throw new Error(`no task named ${only}`);
 const started = Date.now();
 const log = (m) => process.stderr.write(`[tasks ${Math.round((Date.now() - started) / 1000)} s] ${m}\n`);
 const server = await startServer();
-const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+const browser = await chromium.launch(launchOptions());
 const results = [];
 try {
   for (const task of tasks) {

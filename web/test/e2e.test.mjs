@@ -25,6 +25,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
+import { launchOptions } from "../chromium.mjs";
 import { startServer } from "../serve.mjs";
 import { makeState } from "../../testdata/orders/generate.mjs";
 import { leaks, plantedValues } from "../src/domsnapshot.js";
@@ -32,9 +33,6 @@ import { leaks, plantedValues } from "../src/domsnapshot.js";
 const web = dirname(dirname(fileURLToPath(import.meta.url)));
 const repo = dirname(web);
 const results = join(web, "test-results");
-const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-  "--disable-component-update", "--no-first-run"];
 /** The key of the conformance vectors, so the context equals the Go core's. */
 const KEY = "conformance-key-0001";
 /** Tests that run at once (E2E_CONCURRENCY=1 runs them one by one). */
@@ -55,7 +53,7 @@ before(async () => {
   mkdirSync(results, { recursive: true });
   server = await startServer();
   other = await startServer(); // another port: another origin
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+  browser = await chromium.launch(launchOptions());
 });
 
 after(async () => {
@@ -714,8 +712,7 @@ describe("the demo in headless Chromium", { concurrency: CONCURRENCY }, () => {
     const ext = join(web, "dist/extension");
     const profile = mkdtempSync(join(tmpdir(), "pinhole-ext-"));
     const ctx = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM, headless: true, viewport: { width: 1200, height: 800 },
-      args: [...ARGS, `--disable-extensions-except=${ext}`, `--load-extension=${ext}`],
+      ...launchOptions([`--disable-extensions-except=${ext}`, `--load-extension=${ext}`]), viewport: { width: 1200, height: 800 },
     });
     try {
       const sw = ctx.serviceWorkers()[0] ?? await ctx.waitForEvent("serviceworker", { timeout: 15000 });

@@ -17,18 +17,16 @@ import { readFile } from "node:fs/promises";
 import { dirname, extname, join, normalize, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
+import { launchOptions } from "../../chromium.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const examples = resolve(here, "..");
-const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-  "--disable-component-update", "--no-first-run"];
 const SECRETS = ["tok_live_4242", "tok_live_1881", "tok_live_1906", "sk_live_secret", "ada@example.com", "alan@example.com"];
 const TYPES = { ".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8", ".wasm": "application/wasm", ".css": "text/css" };
 
 let browser;
 before(async () => {
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+  browser = await chromium.launch(launchOptions());
 });
 after(async () => {
   await browser?.close();

@@ -9,17 +9,15 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { chromium } from "playwright-core";
+import { launchOptions } from "../../chromium.mjs";
 import { startServer } from "../../serve.mjs";
 
-const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-  "--disable-component-update", "--no-first-run"];
 const KEY = "offthread-test-key-0123456789";
 
 let server, browser;
 before(async () => {
   server = await startServer();
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+  browser = await chromium.launch(launchOptions());
 });
 after(async () => {
   await browser?.close();
