@@ -21,8 +21,9 @@ const (
 	// its own (entry.mjs); unset, one instance serves the isolate.
 	EnvInstance = "PINHOLE_INSTANCE"
 	// EnvTestFaults set to "1" enables the fault-injection endpoints
-	// under /__test/ (fault_js.go). Only the workerd tests set it; a
-	// deployment never should (wrangler.jsonc does not bind it).
+	// under /__test/ in a Worker built with -tags pinhole_faults
+	// (fault_js.go; the workerd tests' build). The Worker that ships has
+	// no such endpoints, whatever this is set to.
 	EnvTestFaults = "PINHOLE_TEST_FAULTS"
 )
 

@@ -1,4 +1,8 @@
-//go:build js && wasm
+//go:build js && wasm && pinhole_faults
+
+// The fault-injection endpoints exist only in the Worker the workerd tests
+// build (make worker-test: -tags pinhole_faults, into build/worker-test);
+// the Worker that ships (make worker) is built without this file.
 
 package main
 
@@ -7,13 +11,37 @@ import (
 	"net/http"
 	"runtime"
 	"strconv"
+	"strings"
 	"syscall/js"
 
+	"github.com/pinholectx/pinhole/cmd/internal/randkey"
 	"github.com/pinholectx/pinhole/internal/jsonval"
 )
 
 // faultPrefix is the path prefix of the fault-injection endpoints.
 const faultPrefix = "/__test/"
+
+func init() {
+	serveFault = func(w http.ResponseWriter, r *http.Request, call js.Value, getenv func(string) string) bool {
+		if !strings.HasPrefix(r.URL.Path, faultPrefix) || getenv(EnvTestFaults) != "1" {
+			return false
+		}
+		fault(w, r, call)
+		return true
+	}
+}
+
+// instanceID names this Go instance.
+var instanceID = func() string {
+	var b [8]byte
+	randkey.Fill(b[:])
+	const hex = "0123456789abcdef"
+	out := make([]byte, 0, 16)
+	for _, c := range b {
+		out = append(out, hex[c>>4], hex[c&15])
+	}
+	return string(out)
+}()
 
 // fault serves the fault-injection endpoints the workerd tests use to
 // check instance reuse, per-request environments and panics:

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"syscall/js"
 
-	"github.com/pinholectx/pinhole/cmd/internal/randkey"
 	"github.com/pinholectx/pinhole/internal/wire"
 	"github.com/syumai/workers"
 )
@@ -45,20 +44,14 @@ func main() {
 // tells entry.mjs to start a fresh instance for later requests.
 var runtimeContext = js.Global().Get("context")
 
-// instanceID names this Go instance for the fault-injection endpoints.
-var instanceID = func() string {
-	var b [8]byte
-	randkey.Fill(b[:])
-	const hex = "0123456789abcdef"
-	out := make([]byte, 0, 16)
-	for _, c := range b {
-		out = append(out, hex[c>>4], hex[c&15])
-	}
-	return string(out)
-}()
-
 // served counts the requests this instance has answered.
 var served int
+
+// serveFault answers a fault-injection request and reports true, or
+// reports false for any other request. Only a Worker built with the
+// pinhole_faults tag has it (fault_js.go, the workerd tests' build); in the
+// Worker that ships it is nil, so no setting can reach those endpoints.
+var serveFault func(w http.ResponseWriter, r *http.Request, call js.Value, getenv func(string) string) bool
 
 // serve answers one request with its own environment: it finds the env
 // entry.mjs holds under the request's tag, builds the handler from it,
@@ -100,8 +93,7 @@ func serve(w http.ResponseWriter, r *http.Request) {
 	}
 	cfg, err := ConfigFromEnv(getenv)
 	origins = cfg.AllowedOrigins
-	if strings.HasPrefix(r.URL.Path, faultPrefix) && getenv(EnvTestFaults) == "1" {
-		fault(bw, r, call)
+	if serveFault != nil && serveFault(bw, r, call, getenv) {
 		return
 	}
 	handlerFor(cfg, err).ServeHTTP(bw, r)

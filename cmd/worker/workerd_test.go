@@ -1,8 +1,10 @@
 //go:build workerd && linux
 
-// These tests run the built Worker (build/worker, `make worker`) under a
-// real workerd started on a free loopback port, and compare every answer
-// with the native handler and core. `make test-worker` runs them.
+// These tests run the built Worker under a real workerd started on a free
+// loopback port, and compare every answer with the native handler and
+// core. They run the tests' build (build/worker-test, `make worker-test`):
+// the Worker of build/worker with the fault-injection endpoints added.
+// `make test-worker` runs them.
 
 package main
 
@@ -89,10 +91,9 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// testConfig writes workerd-test.capnp beside the built Worker's
+// testConfig writes workerd-test.capnp beside the tests' Worker's
 // workerd.capnp: the same configuration plus the PINHOLE_TEST_FAULTS
-// binding, so the fault-injection endpoints can be switched on in tests
-// while the configuration that ships cannot bind them at all.
+// binding, which switches the fault-injection endpoints on.
 func testConfig(dir string) (string, error) {
 	b, err := os.ReadFile(filepath.Join(dir, "workerd.capnp"))
 	if err != nil {
@@ -112,9 +113,9 @@ func testConfig(dir string) (string, error) {
 // settings) and waits for /healthz. It returns the Worker's base URL and
 // workerd's process id; stop kills it (its whole process group).
 func startWorkerd(env []string) (url string, pid int, stop func(), err error) {
-	dir := filepath.Join("..", "..", "build", "worker")
+	dir := filepath.Join("..", "..", "build", "worker-test")
 	if _, err := os.Stat(filepath.Join(dir, "app.wasm")); err != nil {
-		return "", 0, nil, fmt.Errorf("no built Worker in build/worker (run make worker): %v", err)
+		return "", 0, nil, fmt.Errorf("no tests' Worker in build/worker-test (run make worker-test): %v", err)
 	}
 	bins, _ := filepath.Glob("node_modules/@cloudflare/workerd-*/bin/workerd")
 	if len(bins) == 0 {
@@ -304,6 +305,22 @@ func TestWorkerdMatchesNative(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestShippedWorkerHasNoFaults: the Worker that ships (build/worker) is
+// built without the fault-injection endpoints, so no setting can reach them
+// there; the one these tests run (build/worker-test) has them. The shipped
+// module must not hold the text of fault_js.go's injected crash (a short
+// constant such as the "/__test/" prefix is compiled into comparisons and
+// leaves no text to look for).
+func TestShippedWorkerHasNoFaults(t *testing.T) {
+	marker := []byte("pinhole worker: injected crash")
+	if shipped := readFile(t, "../../build/worker/app.wasm"); bytes.Contains(shipped, marker) {
+		t.Error("the shipped Worker holds the fault-injection endpoints")
+	}
+	if test := readFile(t, "../../build/worker-test/app.wasm"); !bytes.Contains(test, marker) {
+		t.Error("the tests' Worker lacks the fault-injection endpoints: the check above would prove nothing")
 	}
 }
 
