@@ -32,12 +32,15 @@ export async function compileModule(wasm) {
 }
 
 /**
- * responseName names a response in errors: its URL and content type.
+ * responseName names a response in errors: its URL without query or
+ * fragment (a signed URL's token stays out of errors apps may log) and its
+ * content type.
  * @param {Response} r
  */
 export function responseName(r) {
   const type = r.headers.get("content-type");
-  return `${r.url || "the response"}${type ? ` (content-type ${type})` : ""}`;
+  const url = r.url ? r.url.replace(/[?#].*$/s, "") : "the response";
+  return `${url}${type ? ` (content-type ${type})` : ""}`;
 }
 
 /**

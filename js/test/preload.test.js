@@ -55,6 +55,14 @@ test("something that is not WebAssembly is refused with what it is, not a magic-
     return true;
   });
   await assert.rejects(compileModule(new TextEncoder().encode(html)), /the wasm bytes given is not WebAssembly/);
+  // A response's URL is named without its query: a signed URL's token stays out.
+  const signed = new Response(html, { headers: { "content-type": "text/html" } });
+  Object.defineProperty(signed, "url", { value: "https://cdn.example/pinhole.wasm?X-Amz-Signature=abc123secret#frag" });
+  await assert.rejects(compileModule(signed), (/** @type {any} */ e) => {
+    assert.match(e.message, /https:\/\/cdn\.example\/pinhole\.wasm \(content-type text\/html\) is not WebAssembly/);
+    assert.doesNotMatch(e.message, /abc123secret|frag/);
+    return true;
+  });
   await assert.rejects(compileModule(new Uint8Array(0)), /is not WebAssembly: it starts ""/);
   const dir = mkdtempSync(join(tmpdir(), "pinhole-preload-"));
   try {
