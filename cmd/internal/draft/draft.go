@@ -10,6 +10,7 @@
 package draft
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -143,7 +144,7 @@ func (d *drafter) find(v *jsonval.Value, at jsonval.Pointer, key string, depth i
 			}
 			child := append(append(jsonval.Pointer{}, at...), k)
 			c := v.Vals[i]
-			if d.page != nil && isPointer(d.page.at, at) && (k == d.page.query) {
+			if d.page != nil && k == d.page.query && slices.Equal(d.page.at, at) {
 				continue // the page's parameters are not state
 			}
 			if c.Kind != jsonval.Array && c.Kind != jsonval.Object && depth < maxStateDepth {
@@ -155,10 +156,6 @@ func (d *drafter) find(v *jsonval.Value, at jsonval.Pointer, key string, depth i
 			d.find(c, child, k, depth+1)
 		}
 	}
-}
-
-func isPointer(a, b jsonval.Pointer) bool {
-	return a.String() == b.String()
 }
 
 // array decides what an array of the sample is: feedback, a collection, or
@@ -356,7 +353,7 @@ func (d *drafter) pageIn(v *jsonval.Value, at jsonval.Pointer, key string) {
 // stateOrScope proposes a scalar member as a state key (a list control) or
 // as the session scope (a tenant).
 func (d *drafter) stateOrScope(k string, v *jsonval.Value, at jsonval.Pointer, parent string) {
-	if contains(scopeKeys, k) && (v.Kind == jsonval.String || v.IsInteger()) {
+	if slices.Contains(scopeKeys, k) && (v.Kind == jsonval.String || v.IsInteger()) {
 		if d.scope == nil || len(at) < len(d.scope) || len(at) == len(d.scope) && at.String() < d.scope.String() {
 			d.scope = at // the shallowest tenant key wins, then the first in pointer order
 		}
@@ -365,7 +362,7 @@ func (d *drafter) stateOrScope(k string, v *jsonval.Value, at jsonval.Pointer, p
 	if !hasWord(k, stateWords) || len(d.state) >= maxStateKeys {
 		return
 	}
-	if d.page != nil && isPointer(d.page.at, at[:len(at)-1]) {
+	if d.page != nil && slices.Equal(d.page.at, at[:len(at)-1]) {
 		return // the route holder's members are the page
 	}
 	if sensitiveName(k) || lint.ValueLooksLike(v).Any() {
@@ -432,10 +429,10 @@ func (d *drafter) build(sample *jsonval.Value, opt Options) *jsonval.Value {
 	for i := range d.collections {
 		c := &d.collections[i]
 		name := c.name
-		if (contains(genericNames, name) || name == "") && len(c.from) >= 2 {
+		if (slices.Contains(genericNames, name) || name == "") && len(c.from) >= 2 {
 			name = c.from[len(c.from)-2]
 		}
-		if name == "" || contains(genericNames, name) {
+		if name == "" || slices.Contains(genericNames, name) {
 			name = "records"
 		}
 		c.region = d.regionID(name)
@@ -466,11 +463,19 @@ func (d *drafter) build(sample *jsonval.Value, opt Options) *jsonval.Value {
 		}
 		sort.Slice(d.state, func(i, j int) bool { return d.state[i].from.String() < d.state[j].from.String() })
 		var keys []string
+		used := map[string]bool{}
 		for i := range d.state {
 			s := &d.state[i]
 			if names[s.name] > 1 && s.key != "" {
 				s.name = camel(append(lint.Words(s.key), lint.Words(s.name)...))
 			}
+			// Still the same name (two "ui.filter" in different places): a
+			// number tells them apart, as for fields.
+			base := s.name
+			for n := 2; used[s.name]; n++ {
+				s.name = base + strconv.Itoa(n)
+			}
+			used[s.name] = true
 			keys = append(keys, s.name)
 			if hasWord(s.name, listingWords) {
 				redescribe = append(redescribe, s.from)
@@ -480,9 +485,7 @@ func (d *drafter) build(sample *jsonval.Value, opt Options) *jsonval.Value {
 			strings.Join(keys, ", ")+". State keys are shown plain; none looks sensitive in the sample.")))
 		sort.Slice(d.state, func(i, j int) bool { return d.state[i].name < d.state[j].name })
 		for _, s := range d.state {
-			if st.Get(s.name) == nil {
-				st.Set(s.name, jsonval.NewString(s.from.String()))
-			}
+			st.Set(s.name, jsonval.NewString(s.from.String()))
 		}
 		m.Set("state", st)
 	}
@@ -806,25 +809,16 @@ func humanize(name string) string {
 // lastWordIn reports whether the last word of name is in list.
 func lastWordIn(name string, list []string) bool {
 	ws := lint.Words(name)
-	return len(ws) > 0 && contains(list, ws[len(ws)-1])
+	return len(ws) > 0 && slices.Contains(list, ws[len(ws)-1])
 }
 
 func hasWord(name string, list []string) bool {
 	for _, w := range lint.Words(name) {
-		if contains(list, w) {
+		if slices.Contains(list, w) {
 			return true
 		}
 	}
-	return contains(list, strings.ToLower(name))
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(list, strings.ToLower(name))
 }
 
 // scalars reports whether v is an array of scalars.
@@ -853,18 +847,16 @@ func ptrText(p jsonval.Pointer) string {
 	return p.String()
 }
 
-// dataKey reports whether a member name looks like data rather than a
-// name (a map keyed by e-mail addresses, a token as a key): the draft
-// neither descends into its value nor names it.
 // nameIsData reports whether a member's name is itself a value the
 // detectors flag (an e-mail, a phone or card number, a credential): such a
 // member is never proposed and never named, only counted. A name that only
 // suggests sensitive data ("password") is a field name, left out by name.
 func nameIsData(k string) bool { return lint.ValueLooksLike(jsonval.NewString(k)).Any() }
 
-func dataKey(k string) bool {
-	return lint.ValueLooksLike(jsonval.NewString(k)).Any() || lint.NameSuggests(k).Credential
-}
+// dataKey reports whether a member name looks like data rather than a
+// name (a map keyed by e-mail addresses, a token as a key): the draft
+// neither descends into its value nor names it.
+func dataKey(k string) bool { return nameIsData(k) || lint.NameSuggests(k).Credential }
 
 // clip keeps a comment within the compiler's bound, with control
 // characters (from keys of the sample) replaced.

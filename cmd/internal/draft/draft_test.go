@@ -378,3 +378,32 @@ func FuzzDraft(f *testing.F) {
 		}
 	})
 }
+
+// TestDraftStateNamesUnique: two state values of the same name under the
+// same parent key in different places are both declared, under names of
+// their own, and every pointer redescribeOn lists is a declared one.
+func TestDraftStateNamesUnique(t *testing.T) {
+	_, m, _ := draftOf(t, `{"a":{"ui":{"filter":"open"}},"b":{"ui":{"filter":"all"}}}`)
+	st := m.Get("state")
+	if st == nil {
+		t.Fatal("no state drafted")
+	}
+	declared := map[string]bool{}
+	for i, k := range st.Keys {
+		if k != manifest.Comment {
+			declared[st.Vals[i].S] = true
+		}
+	}
+	for _, p := range []string{"/a/ui/filter", "/b/ui/filter"} {
+		if !declared[p] {
+			t.Errorf("%s is not declared: %s", p, jsonval.Marshal(st))
+		}
+	}
+	if r := m.Get("redescribeOn"); r != nil {
+		for _, it := range r.Items {
+			if !declared[it.S] {
+				t.Errorf("redescribeOn lists %s, which the state does not declare", it.S)
+			}
+		}
+	}
+}
