@@ -137,11 +137,8 @@ func (m *Module) NewSession(ctx context.Context) (*Session, error) {
 	if m.closed.Load() {
 		return nil, ErrClosed
 	}
-	ictx := ctx
-	if m.alloc != nil {
-		ictx = experimental.WithMemoryAllocator(ctx, m.alloc)
-	}
-	inst, err := m.rt.InstantiateModule(ictx, m.compiled, m.cfg)
+	// A nil allocator leaves wazero's copying default in place.
+	inst, err := m.rt.InstantiateModule(experimental.WithMemoryAllocator(ctx, m.alloc), m.compiled, m.cfg)
 	if err != nil {
 		return nil, fmt.Errorf("pinhole: instantiating the module: %w", err)
 	}

@@ -11,7 +11,9 @@ import "github.com/tetratelabs/wazero/experimental"
 // memory is a Go slice that wazero reallocates and copies on each growth:
 // a cold observe of a store of tens of megabytes then grows it dozens of
 // times, copying all of it each time (BENCHMARKS.md, "Flat cost as the
-// store grows").
+// store grows"). Reserved memory is mapped outside the Go heap: the
+// process's GOMEMLIMIT and runtime.MemStats do not see it, so a host that
+// bounds its memory through them should turn the reservation off.
 func WithMemoryReserve(on bool) Option {
 	return func(cfg *config) { cfg.noReserve = !on }
 }

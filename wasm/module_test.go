@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -24,11 +25,11 @@ func TestModuleDeps(t *testing.T) {
 		t.Fatalf("go list: %v", err)
 	}
 	deps := strings.Fields(string(out))
-	if !contains(deps, "github.com/pinholectx/pinhole/internal/session") {
+	if !slices.Contains(deps, "github.com/pinholectx/pinhole/internal/session") {
 		t.Fatalf("go list found no session package: %v", deps)
 	}
 	for _, bad := range []string{"fmt", "os", "net", "reflect", "time", "io/fs", "syscall", "encoding/binary", "encoding/json", "github.com/mailru/easyjson/jwriter"} {
-		if contains(deps, bad) {
+		if slices.Contains(deps, bad) {
 			t.Errorf("the module imports %s", bad)
 		}
 	}
@@ -62,13 +63,4 @@ func TestModuleImports(t *testing.T) {
 	if strings.Join(got, " ") != want {
 		t.Errorf("imports %d functions:\n %s\nwant the bare reactor's ten:\n %s", len(got), strings.Join(got, " "), want)
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

@@ -48,7 +48,7 @@ func NewKeyer(key []byte) *Keyer {
 
 func (k *Keyer) token(prefix string, v *jsonval.Value) string {
 	sum := hmacSHA256(k.key, []byte(prefix), []byte{0}, k.scope, []byte{0}, jsonval.Marshal(v))
-	t := string(appendBase32(append(make([]byte, 0, len(prefix)+24), prefix...), sum[:15]))
+	t := string(appendBase32(append(make([]byte, 0, len(prefix)+tokenChars), prefix...), sum[:15]))
 	if len(k.seen) >= MaxTokens {
 		k.older, k.seen = k.seen, map[string]*jsonval.Value{}
 	}

@@ -188,19 +188,13 @@ func (c *compiler) ptr(v *jsonval.Value, at loc) jsonval.Pointer {
 	return p
 }
 
-// isFormat reports whether the number written n is Format.
-func isFormat(n string) bool {
-	f, ok := jsonval.ArrayIndex(n) // digits with no sign, fraction or exponent
-	return ok && f == Format
-}
-
 func (c *compiler) manifest(v *jsonval.Value) {
 	root := path("")
 	if !c.commented(v, root, []string{"pinhole"}, "limits", "page", "regions", "collections",
 		"state", "feedback", "capabilities", "redescribeOn", "sessionScope", SchemaMember) || !c.annotated(v, root, SchemaMember) {
 		return
 	}
-	if f := v.Get("pinhole"); f.Kind != jsonval.Number || !isFormat(f.S) {
+	if f := v.Get("pinhole"); f.Kind != jsonval.Number || f.S != strconv.Itoa(Format) {
 		c.fail(path("/pinhole"), "unsupported manifest format; this module reads format "+strconv.Itoa(Format))
 		return
 	}

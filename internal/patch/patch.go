@@ -31,6 +31,7 @@ package patch
 
 import (
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/pinholectx/pinhole/internal/jsonval"
@@ -251,10 +252,10 @@ const (
 // object before it changes it, which costs as much as a scan).
 func (a *applier) member(obj *jsonval.Value, key string) int {
 	if len(obj.Keys) <= largeObject {
-		return keyIndex(obj, key)
+		return slices.Index(obj.Keys, key)
 	}
 	if _, ok := a.fresh[obj]; !ok {
-		return keyIndex(obj, key)
+		return slices.Index(obj.Keys, key)
 	}
 	ix := a.keys[obj]
 	if ix == nil {
@@ -276,7 +277,7 @@ func (a *applier) member(obj *jsonval.Value, key string) int {
 			return i
 		}
 	}
-	return keyIndex(obj, key) // not reached: the index is kept exact enough
+	return slices.Index(obj.Keys, key) // not reached: the index is kept exact enough
 }
 
 // resolve returns the value at p in the document being built, or nil, as
@@ -600,16 +601,6 @@ func (a *applier) parent(p jsonval.Pointer) *jsonval.Value {
 		}
 	}
 	return cur
-}
-
-// keyIndex returns the position of key in an object, or -1.
-func keyIndex(v *jsonval.Value, key string) int {
-	for i, k := range v.Keys {
-		if k == key {
-			return i
-		}
-	}
-	return -1
 }
 
 // put sets the value at p: for an array, insert inserts before the index

@@ -56,7 +56,6 @@ const (
 func After(from, to *Snapshot, k *expose.Keyer, fromID, toID string, st *Stats) ([]byte, *wire.Error) {
 	if from.Plan != to.Plan {
 		return nil, wire.NewError(wire.CodeStaleSnapshot, "a manifest was loaded after that snapshot; run describe instead", "since")
-
 	}
 	p, lim := to.Plan, to.limits()
 	a := wire.After{
@@ -159,7 +158,7 @@ func After(from, to *Snapshot, k *expose.Keyer, fromID, toID string, st *Stats) 
 		// Drop the fewest entries from the end that make it fit.
 		k := sort.Search(ph.n, func(k int) bool {
 			ph.set(ph.n - k)
-			return len(wire.Encode(&a)) <= lim.MaxResponseBytes
+			return wire.EncodedLen(&a) <= lim.MaxResponseBytes
 		})
 		ph.set(ph.n - k)
 		if out = wire.Encode(&a); len(out) <= lim.MaxResponseBytes {

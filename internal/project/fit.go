@@ -71,7 +71,7 @@ func fit(resp *wire.Describe, recs []*Rec, req Request, s *Snapshot) ([]byte, *w
 		// The longest prefix that fits; 0 when none does (then go on).
 		k := sort.Search(n+1, func(k int) bool {
 			set(n - k)
-			return len(wire.Encode(resp)) <= maxBytes
+			return wire.EncodedLen(resp) <= maxBytes
 		})
 		if k > n {
 			k = n
@@ -88,7 +88,7 @@ func fit(resp *wire.Describe, recs []*Rec, req Request, s *Snapshot) ([]byte, *w
 		for _, ph := range lists {
 			ph.set(0)
 		}
-		ok := len(wire.Encode(resp)) <= maxBytes
+		ok := wire.EncodedLen(resp) <= maxBytes
 		for _, ph := range lists {
 			ph.set(ph.n)
 		}
@@ -122,7 +122,6 @@ func fit(resp *wire.Describe, recs []*Rec, req Request, s *Snapshot) ([]byte, *w
 		}
 	}
 	return nil, wire.NewError(wire.CodeStateTooLarge, "the declared page, state and capabilities alone exceed maxResponseBytes ("+strconv.Itoa(maxBytes)+"); raise the limit or declare less", "maxResponseBytes")
-
 }
 
 // cutDown returns a copy of r whose field list and truncated report may be

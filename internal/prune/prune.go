@@ -14,7 +14,9 @@
 package prune
 
 import (
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/pinholectx/pinhole/internal/jsonval"
 	"github.com/pinholectx/pinhole/internal/wire"
@@ -67,16 +69,8 @@ type kid struct {
 // search returns the position of tok among t's children, or where it would
 // go.
 func (t *Tree) search(tok string) int {
-	lo, hi := 0, len(t.kids)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if t.kids[m].key < tok {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	return lo
+	i, _ := slices.BinarySearchFunc(t.kids, tok, func(k kid, tok string) int { return strings.Compare(k.key, tok) })
+	return i
 }
 
 // get returns the child at tok, or nil.

@@ -74,6 +74,9 @@ func TestEncodeMatchesReference(t *testing.T) {
 				if got != string(want) {
 					t.Fatalf("value %d:\n got %s\nwant %s", i, got, want)
 				}
+				if n := EncodedLen(v); n != len(want) {
+					t.Fatalf("value %d: EncodedLen %d, the encoding is %d bytes", i, n, len(want))
+				}
 			}
 		})
 	}

@@ -95,17 +95,36 @@ const keepBelow = 1 << 20
 
 // Encode returns the JSON encoding of v, in a slice of its own.
 func Encode(v Encoder) []byte {
+	w := encodeSpare(v)
+	out := make([]byte, len(w.Bytes()))
+	copy(out, w.Bytes())
+	keep(w)
+	return out
+}
+
+// EncodedLen returns the length of v's JSON encoding without copying it
+// out: what each try of fitting a response to its byte bound needs.
+func EncodedLen(v Encoder) int {
+	w := encodeSpare(v)
+	n := len(w.Bytes())
+	keep(w)
+	return n
+}
+
+// encodeSpare writes v into the spare buffer, or a new one.
+func encodeSpare(v Encoder) *jw.Writer {
 	w := spare.Swap(nil)
 	if w == nil {
 		w = jw.NewWriter(4096)
 	}
 	w.Reset()
 	v.EncodeJSON(w)
-	b := w.Bytes()
-	out := make([]byte, len(b))
-	copy(out, b)
-	if cap(b) < keepBelow {
+	return w
+}
+
+// keep gives w back for reuse, unless it grew too large to keep.
+func keep(w *jw.Writer) {
+	if cap(w.Bytes()) < keepBelow {
 		spare.Store(w)
 	}
-	return out
 }
