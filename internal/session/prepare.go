@@ -72,11 +72,13 @@ func (s *Session) prepare(v *jsonval.Value) ([]byte, *wire.Error) {
 	if e := cp.CheckInput(input); e != nil {
 		return nil, e
 	}
-	resolved, err := s.resolveTokens(ci, rec, input)
+	max := s.plan.Limits.MaxResponseBytes
+	var sz tokenSizes
+	resolved, err := s.resolveTokens(ci, rec, input, &sz)
 	if err != nil {
 		return nil, err
 	}
-	if e := inputFits(resolved, s.plan.Limits.MaxResponseBytes); e != nil {
+	if e := sz.check(input, max); e != nil {
 		return nil, e
 	}
 	if e := cp.CheckResolved(resolved); e != nil {
@@ -86,7 +88,7 @@ func (s *Session) prepare(v *jsonval.Value) ([]byte, *wire.Error) {
 	if rec != nil {
 		out.Record = rec.ID
 	}
-	return fitted(wire.Encode(&out), s.plan.Limits.MaxResponseBytes)
+	return sz.fitted(wire.Encode(&out), max)
 }
 
 // errUnknownCapability is the answer for a capability that is not declared

@@ -8,33 +8,70 @@ import (
 	"github.com/pinholectx/pinhole/internal/wire"
 )
 
-// inputFits refuses a prepare input that, with its tokens resolved, would
-// pass max bytes as JSON. A token resolves to the value it stands for, and
-// every token slot of a capability may hold the token of the same large
-// value, so a small input could otherwise ask for an answer many thousand
-// times its size. It is measured as patch.Size measures (strings at their
-// length: escapes can only add), and the count stops as soon as it passes max, so
-// checking costs at most max steps however often a value repeats.
-func inputFits(v *jsonval.Value, max int) *wire.Error {
-	if v == nil {
-		return nil
+// TokenValueBytes is what a prepare answer budgets for each token it
+// resolves, and the most a value behind a token may take as JSON.
+//
+// A prepare answer is at most maxResponseBytes, and a token resolves to the
+// value it stands for: every token slot may hold the token of the same
+// large value, so a small input could otherwise ask for an answer many
+// thousand times its size. But whether an answer fits must not depend on
+// the hidden values, or the agent, padding its own input, learns the length
+// of the value behind a token one refusal at a time. So the answer is
+// judged on what the agent knows: its own input, the envelope, and
+// TokenValueBytes per token resolved. The only thing a hidden value
+// decides is whether it is longer than TokenValueBytes, a fixed threshold
+// the agent cannot move.
+const TokenValueBytes = 2048
+
+// tokenSizes counts the tokens a prepare resolves and the encoded length of
+// the values they stand for.
+type tokenSizes struct {
+	n       int  // tokens resolved
+	bytes   int  // their values' encoded length, each at most TokenValueBytes
+	tooLong bool // a value is longer than TokenValueBytes
+}
+
+// add counts one resolved value. Its length is counted up to the bound
+// first, so that a huge value costs no more than the bound to measure.
+func (t *tokenSizes) add(v *jsonval.Value) {
+	t.n++
+	if _, over := patch.SizeUpTo(v, TokenValueBytes); over {
+		t.tooLong = true
+		return
 	}
-	if _, over := patch.SizeUpTo(v, max); over {
+	// patch.SizeUpTo counts strings at their length; escapes can add.
+	n := len(jsonval.Marshal(v))
+	if n > TokenValueBytes {
+		t.tooLong = true
+		return
+	}
+	t.bytes += n
+}
+
+// check refuses, before the answer is built, an input that the agent
+// wrote (tokens as written) whose tokens' budget would not fit max.
+func (t *tokenSizes) check(input *jsonval.Value, max int) *wire.Error {
+	if t.n > max/TokenValueBytes {
+		return tooLarge(max)
+	}
+	if _, over := patch.SizeUpTo(input, max-t.n*TokenValueBytes); over {
 		return tooLarge(max)
 	}
 	return nil
 }
 
-// fitted returns a prepare answer that fits max bytes, or the error: the
-// answer is the input plus a few members, and escapes can lengthen it, so
-// the count above is checked once more on the bytes.
-func fitted(answer []byte, max int) ([]byte, *wire.Error) {
-	if len(answer) > max {
+// fitted returns a prepare answer, or the error when the answer with each
+// resolved value counted at TokenValueBytes would pass max. answer holds
+// each resolved value in its own encoding, so the answer less their
+// lengths is what the agent wrote, and the envelope: nothing hidden.
+func (t *tokenSizes) fitted(answer []byte, max int) ([]byte, *wire.Error) {
+	if len(answer)-t.bytes+t.n*TokenValueBytes > max {
 		return nil, tooLarge(max)
 	}
 	return answer, nil
 }
 
 func tooLarge(max int) *wire.Error {
-	return wire.NewError(wire.CodeInvalidInput, "the input, with its tokens resolved, exceeds maxResponseBytes ("+strconv.Itoa(max)+")", "")
+	return wire.NewError(wire.CodeInvalidInput, "the input, with "+strconv.Itoa(TokenValueBytes)+
+		" bytes for each token it holds, exceeds maxResponseBytes ("+strconv.Itoa(max)+")", "")
 }

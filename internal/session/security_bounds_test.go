@@ -6,6 +6,7 @@ package session_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"runtime"
@@ -405,4 +406,92 @@ func TestPrepareAnswerBounded(t *testing.T) {
 	if !bytes.Contains(out, []byte(`"input":{"p0":"short","p1":"short","p2":"short"}`)) {
 		t.Errorf("small input: %s", out)
 	}
+}
+
+// TestPrepareBoundSaysNothingOfHiddenLengths: whether a prepare answer fits
+// maxResponseBytes is decided by what the agent knows. Padding its own
+// free text until prepare refuses, an agent finds the same threshold
+// whatever the length of the value behind its token; a value longer than
+// session.TokenValueBytes is refused whatever the padding. Before, the
+// threshold moved byte for byte with the hidden value, and a binary search
+// of a dozen prepares read its exact length.
+func TestPrepareBoundSaysNothingOfHiddenLengths(t *testing.T) {
+	const maxResponse = 65536
+	manifest := `{"pinhole":1,"regions":[{"id":"users"}],
+	  "collections":[{"region":"users","from":"/users","id":"/id","fields":{
+	    "answer":{"from":"/answer","expose":"placeholder"}}}],
+	  "capabilities":[{"name":"user.verify","description":"Check a security answer","scope":"page","region":"users",
+	    "input":{"type":"object","properties":{
+	      "answer":{"type":"string","x-pinhole-token":{"field":"answer","record":"token"}},
+	      "comment":{"type":"string"}},"required":["answer"],"additionalProperties":false}}]}`
+	answers := []string{"x", "hunter2", "correct horse battery staple", strings.Repeat("\u0001", 300),
+		strings.Repeat("a", session.TokenValueBytes-2), strings.Repeat("b", session.TokenValueBytes)}
+	var st strings.Builder
+	st.WriteString(`{"users":[`)
+	for i, a := range answers {
+		if i > 0 {
+			st.WriteString(",")
+		}
+		fmt.Fprintf(&st, `{"id":"u%d","answer":%s}`, i, jsonString(a))
+	}
+	st.WriteString(`]}`)
+	s := session.New()
+	for _, req := range [][]byte{
+		wire.LoadRequest([]byte(manifest), "bounds-test-key-0123456789"),
+		wire.ObserveRequest([]byte(st.String())),
+	} {
+		if out := s.Call(req); wire.DecodeError(out) != nil {
+			t.Fatalf("%.300s", out)
+		}
+	}
+	d := s.Call([]byte(`{"op":"describe","limit":10}`))
+	placeholders := regexp.MustCompile(`\{"\$placeholder":"ph_[A-Za-z0-9_-]+"\}`).FindAllString(string(d), -1)
+	if len(placeholders) != len(answers) {
+		t.Fatalf("%d placeholders for %d answers: %.500s", len(placeholders), len(answers), d)
+	}
+	// fits reports whether prepare answers ok with pad bytes of comment.
+	fits := func(ph string, pad int) (bool, *wire.Error) {
+		out := s.Call([]byte(`{"op":"prepare","capability":"user.verify","input":{"answer":` + ph +
+			`,"comment":"` + strings.Repeat("x", pad) + `"}}`))
+		e := wire.DecodeError(out)
+		if e != nil && e.Code != wire.CodeInvalidInput {
+			t.Fatalf("prepare: %.300s", out)
+		}
+		return e == nil, e
+	}
+	// threshold is the most padding prepare takes, by binary search.
+	threshold := func(ph string) int {
+		lo, hi := 0, maxResponse
+		for lo < hi {
+			mid := (lo + hi + 1) / 2
+			if ok, _ := fits(ph, mid); ok {
+				lo = mid
+			} else {
+				hi = mid - 1
+			}
+		}
+		return lo
+	}
+	want := threshold(placeholders[0])
+	if want < maxResponse-2*session.TokenValueBytes {
+		t.Fatalf("threshold %d: the bound takes far more than one token's budget", want)
+	}
+	for i, ph := range placeholders[1 : len(answers)-1] {
+		if got := threshold(ph); got != want {
+			t.Errorf("answer %d (%d bytes): padding threshold %d, the 1-byte answer's %d: the refusal depends on the hidden length", i+1, len(answers[i+1]), got, want)
+		}
+	}
+	long := placeholders[len(answers)-1]
+	for _, pad := range []int{0, 100, want} {
+		ok, e := fits(long, pad)
+		if ok || !strings.Contains(e.Message, "longer than") || strings.Contains(e.Message, "bbbb") {
+			t.Errorf("a value longer than TokenValueBytes, padding %d: %v", pad, e)
+		}
+	}
+}
+
+// jsonString is s as a JSON string.
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
 }

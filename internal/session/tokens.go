@@ -1,6 +1,8 @@
 package session
 
 import (
+	"strconv"
+
 	"github.com/pinholectx/pinhole/internal/expose"
 	"github.com/pinholectx/pinhole/internal/jsonval"
 	"github.com/pinholectx/pinhole/internal/manifest"
@@ -15,29 +17,39 @@ import (
 // field in the record that counts: the request's record (record scope), or
 // a referenceable record of the capability's collections in the current
 // snapshot (page scope, "record": "token").
-func (s *Session) resolveTokens(ci int, rec *project.Rec, input *jsonval.Value) (*jsonval.Value, *wire.Error) {
+func (s *Session) resolveTokens(ci int, rec *project.Rec, input *jsonval.Value, sz *tokenSizes) (*jsonval.Value, *wire.Error) {
 	cp := &s.plan.Capabilities[ci]
 	slots := make([]expose.Slot, len(cp.Slots))
 	for i := range cp.Slots {
 		slots[i] = cp.Slots[i].ExposeSlot()
 	}
-	return expose.ResolveTokens(input, slots, func(i int, token string) (*jsonval.Value, bool) {
+	resolved, err := expose.ResolveTokens(input, slots, func(i int, token string) (*jsonval.Value, bool) {
 		v, ok := s.keyer.Resolve(token)
 		if !ok {
 			return nil, false
 		}
 		slot := &cp.Slots[i]
 		if !slot.ByToken {
-			return v, rec != nil && jsonval.Equal(s.fieldValue(rec, slot), v)
+			if rec == nil || !jsonval.Equal(s.fieldValue(rec, slot), v) {
+				return nil, false
+			}
+			sz.add(v)
+			return v, true
 		}
 		for j := range s.snap.Records {
 			r := &s.snap.Records[j]
 			if s.plan.AppliesTo(ci, r.Coll) && jsonval.Equal(s.fieldValue(r, slot), v) {
+				sz.add(v)
 				return v, true
 			}
 		}
 		return nil, false
 	})
+	if err == nil && sz.tooLong {
+		err = wire.NewError(wire.CodeInvalidInput, "a value behind a token is longer than "+strconv.Itoa(TokenValueBytes)+
+			" bytes as JSON; the module passes on no value that long", "input")
+	}
+	return resolved, err
 }
 
 // fieldValue returns the value of the slot's field in record r, or nil
