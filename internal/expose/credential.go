@@ -28,7 +28,9 @@ import (
 //   - a value assigned to a secret-looking name ("NAME=value",
 //     "NAME: value", JSON, YAML, a URL query or fragment, a path segment
 //     after /token/ or /invite/) when the value looks random, or is 16 or
-//     more letters and digits that are not words (namedKey);
+//     more letters and digits that are not words (namedKey); a quoted
+//     value may hold symbols, and a variable or placeholder ("$DB_PASS",
+//     "{{PASSWORD}}", "<your-password>") is not a value;
 //   - long random base64 or base62 words (an AWS secret key, a key of an
 //     unknown provider).
 //
@@ -337,13 +339,14 @@ var prefixRules = []prefixRule{
 	{"EAAA", setKey, 22, 0, checkDigit}, {"EAA", setAlnum, 60, 0, checkDigit},
 	{"sq0atp-", setKey, 22, 0, checkVaried}, {"sq0csp-", setKey, 40, 0, checkVaried},
 	{"NRAK-", setAlnum, 27, 0, checkVaried}, {"NRJS-", setHex, 19, 0, checkVaried},
-	{"NRII-", setKey, 32, 0, checkVaried}, {"dt0c01.", setKeyDot, 80, 0, checkVaried},
+	{"NRII-", setKey, 25, 0, checkVaried}, {"NRIQ-", setKey, 25, 0, checkVaried},
+	{"NRBR-", setHex, 19, 19, checkVaried}, {"dt0c01.", setKeyDot, 80, 0, checkVaried},
 	{"fo1_", setKey, 43, 0, checkVaried}, {"fm1a_", setB64, 100, 0, checkVaried},
 	{"fm1r_", setB64, 100, 0, checkVaried}, {"fm2_", setB64, 100, 0, checkVaried},
 	{"pscale_tkn_", setKeyDot, 32, 0, checkVaried}, {"pscale_pw_", setKeyDot, 32, 0, checkVaried},
 	{"pscale_oauth_", setKeyDot, 32, 0, checkVaried}, {"pnu_", setAlnum, 36, 0, checkVaried},
 	{"v1.0-", setHexDash, 150, 0, checkVaried}, {"sha256~", setKey, 43, 0, checkVaried},
-	{"sgp_", setWord, 40, 0, checkVaried}, {"API-", setUpper, 26, 26, checkDigit},
+	{"sgp_", setWord, 40, 0, checkVaried}, {"API-", setUpper, 26, 34, checkDigit},
 	{"4b1d", setAlnum, 38, 38, checkRandom}, {"AKCp", setAlnum, 69, 0, checkVaried},
 	{"cmVmd", setAlnum, 59, 0, checkRandom}, {"ops_eyJ", setB64, 100, 0, checkVaried},
 	{"A3-", setKey, 33, 0, checkDigit}, {"LTAI", setAlnum, 20, 0, checkRandom},
@@ -367,6 +370,18 @@ var prefixRules = []prefixRule{
 	{"pat.", setKeyDot, 60, 0, checkRandom}, {"sat.", setKeyDot, 60, 0, checkRandom},
 	{"pat", setKeyDot, 79, 0, checkRandom}, // Airtable: 14 letters and digits, ".", 64 hex
 	{"b_", setKeyDot, 44, 0, checkRandom},
+	// From trufflehog's detectors: Voiceflow, Zoho, Langfuse, PubNub,
+	// SpectralOps, trufflehog Enterprise, Bannerbear, BestTime, Fleetbase,
+	// AWS AppSync, dfuse, the AWS key ids of the A3T series
+	{"VF.DM.", setKeyDot, 41, 41, checkVaried}, {"VF.WS.", setKeyDot, 41, 41, checkVaried},
+	{"VF.", setKeyDot, 41, 41, checkVaried}, {"1000.", setKeyDot, 65, 65, checkVaried},
+	{"sk-lf-", setHexDash, 36, 36, checkVaried}, {"pub-c-", setKey, 36, 36, checkVaried},
+	{"sub-c-", setKey, 36, 36, checkVaried}, {"spu-", setAlnum, 32, 32, checkVaried},
+	{"thog-key-", setHex, 16, 16, checkVaried}, {"thog-secret-", setHex, 32, 32, checkVaried},
+	{"bb_pr_", setHex, 30, 30, checkVaried}, {"bb_ma_", setHex, 30, 30, checkVaried},
+	{"pri_", setHex, 32, 32, checkVaried}, {"flb_live_", setAlnum, 20, 20, checkVaried},
+	{"da2-", setAlnum, 26, 26, checkVaried}, {"web_", setAlnum, 32, 32, checkDigit},
+	{"A3T", setUpper, 17, 17, checkVaried},
 }
 
 // firstRule indexes prefixRules by the first byte of the prefix.
@@ -974,8 +989,15 @@ func assignmentAt(s string, i int) bool {
 	}
 	// The value: past "=", ">", blanks and quotes, then up to a delimiter.
 	v := i + 1
+	var quote byte
 	for k := 0; k < 6 && v < len(s) && (s[v] == '=' || s[v] == '>' || s[v] == ' ' || s[v] == '\t' || quoteByte(s[v])); k++ {
+		if quoteByte(s[v]) && s[v] != '\\' {
+			quote = s[v]
+		}
 		v++
+	}
+	if w, ok := quotedEnd(s, v, quote); ok {
+		return namedValue(kind, s[v:w], s[i])
 	}
 	w := v
 	for w < len(s) && w-v <= maxBody && valueByte(s[w]) {
@@ -990,9 +1012,17 @@ func assignmentAt(s string, i int) bool {
 		}
 		w++
 	}
-	val := s[v:w]
+	return namedValue(kind, s[v:w], s[i])
+}
+
+// namedValue judges the value assigned to a name of the kind, after the
+// separator sep.
+func namedValue(kind int, val string, sep byte) bool {
+	if reference(val) {
+		return false
+	}
 	if kind == namePassword {
-		return passwordValue(val, s[i])
+		return passwordValue(val, sep)
 	}
 	if v := unescapeURL(val); looksRandom(v) || namedKey(v) {
 		return true
@@ -1000,6 +1030,59 @@ func assignmentAt(s string, i int) bool {
 	// A value in a path ends at the next "/".
 	slash := strings.IndexByte(val, '/')
 	return slash > 0 && looksRandom(unescapeURL(val[:slash]))
+}
+
+// reference reports whether v names a value instead of holding one: an
+// environment or template variable ("$DB_PASS", "${DB_PASS}", "%DB_PASS%",
+// "{{ .Password }}", "%(password)s") or a placeholder in angle brackets
+// ("<your-password>"), whose name is letters, digits, "_", "-", "." and
+// blanks.
+func reference(v string) bool {
+	name := ""
+	switch {
+	case len(v) < 3:
+		return false
+	case strings.HasPrefix(v, "${") && v[len(v)-1] == '}':
+		name = v[2 : len(v)-1]
+	case v[0] == '$':
+		name = v[1:]
+	case strings.HasPrefix(v, "{{") && strings.HasSuffix(v, "}}"):
+		name = v[2 : len(v)-2]
+	case strings.HasPrefix(v, "%(") && strings.HasSuffix(v, ")s"):
+		name = v[2 : len(v)-2]
+	case v[0] == '%' && v[len(v)-1] == '%', v[0] == '<' && v[len(v)-1] == '>':
+		name = v[1 : len(v)-1]
+	default:
+		return false
+	}
+	name = strings.TrimSpace(name)
+	for i := 0; i < len(name); i++ {
+		if !nameByte(name[i]) && name[i] != ' ' {
+			return false
+		}
+	}
+	return name != ""
+}
+
+// quotedEnd: a value opened by a quote may hold the symbols that end an
+// unquoted one ("p&ss;w(rd)"): it ends at its closing quote, on the same
+// word (a blank first means prose, judged as unquoted). It returns the
+// end, before the quote and before a backslash that escapes it.
+func quotedEnd(s string, v int, quote byte) (int, bool) {
+	if quote == 0 {
+		return 0, false
+	}
+	w := v
+	for w < len(s) && w-v <= maxBody && s[w] != quote && s[w] > ' ' && s[w] < 0x7f {
+		w++
+	}
+	if w == v || w >= len(s) || s[w] != quote {
+		return 0, false
+	}
+	if s[w-1] == '\\' {
+		w--
+	}
+	return w, w > v
 }
 
 // namedKey: a value after a secret name that looksRandom leaves because
@@ -1213,7 +1296,9 @@ func bearerToken(rest string) bool {
 		return false
 	}
 	t := rest[:n]
-	return hasDigit(t) || strings.ContainsAny(t, "._-~+/")
+	// Letters alone are a token when they look random: "Bearer
+	// yvxpthLIcYpZweFpPOVeCOtt", not "Bearer AuthenticationScheme".
+	return hasDigit(t) || strings.ContainsAny(t, "._-~+/") || n >= 16 && looksRandom(t)
 }
 
 func basicToken(rest string) bool {

@@ -297,8 +297,23 @@ func TestIsCredentialCases(t *testing.T) {
 		{"", false},
 		{"short", false},
 		{"Bearer abc", false}, // too short to be a token
-		{"Bearer abcdefghijklmnopqrstuvwxyz", false},      // a word, not a token
-		{"Bearer 2YotnFZFEjr1zCsicMWpAA", true},           // RFC 6749 example
+		{"Bearer abcdefghijklmnopqrstuvwxyz", false},             // a word, not a token
+		{"Bearer 2YotnFZFEjr1zCsicMWpAA", true},                  // RFC 6749 example
+		{"Authorization: Bearer yvxpthLIcYpZweFpPOVeCOtt", true}, // letters only, random
+		{"Bearer AuthenticationScheme", false},                   // CamelCase words
+		// A quoted value may hold the symbols that end an unquoted one.
+		{`password = "p&ss;w(rd)9"`, true},
+		{`{"db_password": "Tr0ub4dor&3"}`, true},
+		{`PWD='x<y>z!Q2q'`, true},
+		{`api_secret: "Zk4(vQ9]pL2;wR7&nT5"`, true},
+		{`"password": "ask the admin"`, false}, // a blank: prose, judged unquoted
+		// A variable or a placeholder names a value without holding it.
+		{`"password": "{{PASSWORD}}"`, false},
+		{`password = "${DB_PASS}"`, false},
+		{`password: $DB_PASS  # from the environment`, false},
+		{`"password": "<your-password>"`, false},
+		{`"password": "%(password)s"`, false},
+		{`"password": "%DB_PASSWORD%"`, false},
 		{"Basic plan for small teams", false},             // "plan" is not base64 of user:pass
 		{"Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ==", true},      // RFC 7617 example
 		{"password: please ask the administrator", false}, // prose
