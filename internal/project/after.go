@@ -33,7 +33,8 @@ const (
 //     ids that became or stopped being referenceable. Lists follow view
 //     order and are bounded by maxLimit (changed) and maxRecordIds (ids);
 //     the totals count everything.
-//   - state: the declared state keys whose value changed, projected as in
+//   - state: the declared state keys whose projection changed (a change
+//     past the truncation or behind "[redacted]" is none), projected as in
 //     describe (a key that disappeared is null).
 //   - capabilities: availability flips of capabilities whose region is
 //     active in both snapshots, page scope first (manifest order), then
@@ -43,7 +44,7 @@ const (
 //     source and text, as a multiset), bounded by maxFeedback, with
 //     feedbackTotal.
 //   - redescribe: required, with the reasons that apply, in this order:
-//     navigation (route or title changed), modal (the set of active regions
+//     navigation (route or title changed as projected), modal (the set of active regions
 //     changed), records (a redescribeOn value changed, or the order of the
 //     referenceable ids changed other than by additions and removals),
 //     availability (more than MaxAvailabilityFlips flips), scope (the
@@ -114,8 +115,10 @@ func After(from, to *Snapshot, k *expose.Keyer, fromID, toID string, st *Stats) 
 	}
 
 	var why [6]bool
-	if pg := p.Page; pg != nil {
-		why[0] = changedAt(pg.Route, from, to) || changedAt(pg.Title, from, to)
+	if pg := p.Page; pg != nil && (changedAt(pg.Route, from, to) || changedAt(pg.Title, from, to)) {
+		// Navigation is what the agent can see change: a redacted route
+		// that changed behind "[redacted]" is no reason.
+		why[0] = !samePlace(from.getBase().page, to.getBase().page)
 	}
 	for i := range from.Active {
 		why[1] = why[1] || from.Active[i] != to.Active[i]
@@ -278,31 +281,84 @@ func changedRecord(fr, tr *Rec, from, to *Snapshot, k *expose.Keyer) (wire.Recor
 	return out, true
 }
 
-// changedState returns the declared state keys whose value changed,
-// projected as describe projects them.
+// changedState returns the declared state keys whose projection changed,
+// projected as describe projects them. A value that changed where the agent
+// cannot see it (past the truncation, behind "[redacted]") is not listed:
+// the after would tell that it changed.
 func changedState(from, to *Snapshot) (wire.Members, wire.Counts) {
 	out := wire.Members{}
 	var cut wire.Counts
 	b := to.getBase()
+	var fb *base
 	for _, key := range to.Plan.State {
 		if !changedAt(key.From, from, to) {
 			continue
 		}
-		m := wire.Member{Key: key.Name, Value: nullJSON}
-		for _, sm := range b.state {
-			if sm.Key == key.Name {
-				m = sm
-				break
-			}
+		if fb == nil {
+			fb = from.getBase()
+		}
+		m, n := projectedState(b, key.Name)
+		if was, wasN := projectedState(fb, key.Name); string(was.Value) == string(m.Value) && wasN == n {
+			continue
 		}
 		out = append(out, m)
-		for _, c := range b.stateCut {
-			if c.Key == key.Name {
-				cut = append(cut, c)
-			}
+		if n >= 0 {
+			cut = append(cut, wire.Count{Key: key.Name, N: n})
 		}
 	}
 	return out, cut
+}
+
+// projectedState returns state key name as b projects it (null when
+// absent) and its length before truncation (-1: not truncated).
+func projectedState(b *base, name string) (wire.Member, int) {
+	m := wire.Member{Key: name, Value: nullJSON}
+	for _, sm := range b.state {
+		if sm.Key == name {
+			m = sm
+			break
+		}
+	}
+	for _, c := range b.stateCut {
+		if c.Key == name {
+			return m, c.N
+		}
+	}
+	return m, -1
+}
+
+// samePlace reports whether two page projections show the same route and
+// title, truncation included.
+func samePlace(a, b *wire.Page) bool {
+	var none wire.Page // no page: no route, no title
+	if a == nil {
+		a = &none
+	}
+	if b == nil {
+		b = &none
+	}
+	if a.Route != b.Route || a.Title != b.Title {
+		return false
+	}
+	cutOf := func(p *wire.Page, key string) int {
+		for _, c := range p.Truncated {
+			if c.Key == key {
+				return c.N
+			}
+		}
+		return -1
+	}
+	return cutOf(a, "route") == cutOf(b, "route") && cutOf(a, "title") == cutOf(b, "title")
+}
+
+// RecordChanged reports whether record tr of to shows differently from the
+// same record fr of from: a projected field differs, or the record moved
+// to another collection. A change the projection hides (a masked value
+// whose mask is the same, a value only an availability rule reads) does
+// not count.
+func RecordChanged(fr, tr *Rec, from, to *Snapshot, k *expose.Keyer) bool {
+	_, changed := changedRecord(fr, tr, from, to, k)
+	return changed
 }
 
 // keepNames keeps the names that are keys of m.

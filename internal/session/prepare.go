@@ -134,7 +134,9 @@ func (s *Session) stale(id string, ci int, rec *project.Rec) *wire.Error {
 			return changed
 		}
 		oldRec = &old.Records[j]
-		if !jsonval.Equal(old.Item(oldRec), s.snap.Item(rec)) {
+		// What the agent saw of the record, not its whole declared item:
+		// a hidden value that changed must not show as a stale snapshot.
+		if project.RecordChanged(oldRec, rec, old, s.snap, s.keyer) {
 			return changed
 		}
 	}

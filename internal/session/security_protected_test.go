@@ -185,3 +185,62 @@ func TestScopeChangeUnlinksTokens(t *testing.T) {
 		t.Fatalf("the same value has the same tokens under two session scopes (placeholder %s/%s, alias %s/%s): the agent can link tenants", ph1, ph2, al1, al2)
 	}
 }
+
+// TestHiddenChangesDoNotShow: a change the agent cannot see — a masked
+// value under the same mask, a value only an availability rule reads, the
+// tail of a state string past maxFieldChars, a redacted value — shows
+// neither in after nor as a stale snapshot. Before, after listed such
+// state keys and gave "navigation" for a redacted route that changed, and
+// prepare with the older snapshot answered stale_snapshot for exactly the
+// records whose hidden data had changed.
+func TestHiddenChangesDoNotShow(t *testing.T) {
+	m := `{"pinhole":1,"limits":{"maxFieldChars":16},"page":{"route":"/route"},
+	 "regions":[{"id":"r","description":"Orders"}],
+	 "state":{"banner":"/banner","conn":"/conn"},
+	 "collections":[{"region":"r","from":"/orders","id":"/id","fields":{
+	   "status":{"from":"/status"},"email":{"from":"/email","expose":"mask"}}}],
+	 "capabilities":[{"name":"order.open","description":"Open the order","scope":"record","region":"r",
+	   "unavailable":[{"when":{"field":"/risk","gt":90},"reason":"Risky orders cannot be opened"}]}]}`
+	state := func(route, tail, pw, email string, risk int) string {
+		return `{"route":"/a?token=` + route + `","banner":"Public banner text / hidden tail ` + tail + `",
+		  "conn":"postgres://app:` + pw + `@db.internal:5432/app",
+		  "orders":[{"id":"A","status":"open","email":"` + email + `@example.com","risk":10},
+		            {"id":"B","status":"open","email":"bo@example.com","risk":` + fmt.Sprint(risk) + `},
+		            {"id":"C","status":"open","email":"cy@example.com","risk":10}]}`
+	}
+	s := session.New()
+	for _, req := range []string{
+		`{"op":"load","key":"hidden-change-key-01","manifest":` + m + `}`,
+		`{"op":"observe","state":` + state("ghp_VMWXocEBilPB6hyWTFeudNmbuRTZ7CKPFaM6", "A", "Sup3rS3cret", "lena.zhou", 10) + `}`,
+		`{"op":"describe"}`,
+		`{"op":"observe","state":` + state("ghp_2xMzwGU1Wc8gGNYzFDTmaIzgyqA3NioBegpH", "B", "0therS3cret", "lisa.secret", 42) + `}`,
+	} {
+		if out := s.Call([]byte(req)); bytes.Contains(out, []byte(`"error"`)) {
+			t.Fatalf("%.80s: %s", req, out)
+		}
+	}
+	after := decode(t, s.Call([]byte(`{"op":"after","since":"s1"}`)))
+	if n := num(t, after["records"].(map[string]any)["changedTotal"]); n != 0 {
+		t.Errorf("after lists %d changed records", n)
+	}
+	if st := after["state"].(map[string]any); len(st) != 0 {
+		t.Errorf("after lists state %v, whose projections did not change", st)
+	}
+	if r := after["redescribe"].(map[string]any); r["required"] != false {
+		t.Errorf("after asks to redescribe: %v", r["reasons"])
+	}
+	for _, id := range []string{"A", "B", "C"} {
+		out := s.Call([]byte(`{"op":"prepare","capability":"order.open","record":"` + id + `","snapshot":"s1"}`))
+		if bytes.Contains(out, []byte("stale_snapshot")) {
+			t.Errorf("prepare %s since s1: %s: a hidden change shows as a stale snapshot", id, out)
+		}
+	}
+	// A change the agent can see still counts.
+	s.Call([]byte(`{"op":"observe","patch":[{"op":"replace","path":"/orders/2/status","value":"shipped"}]}`))
+	if out := s.Call([]byte(`{"op":"prepare","capability":"order.open","record":"C","snapshot":"s1"}`)); !bytes.Contains(out, []byte("stale_snapshot")) {
+		t.Errorf("a visible change: %s", out)
+	}
+	if a := decode(t, s.Call([]byte(`{"op":"after","since":"s2"}`))); num(t, a["records"].(map[string]any)["changedTotal"]) != 1 {
+		t.Errorf("after since s2: %v", a["records"])
+	}
+}
