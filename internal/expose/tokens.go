@@ -88,7 +88,7 @@ func (r *resolver) walk(v *jsonval.Value) (*jsonval.Value, *wire.Error) {
 	}
 	switch v.Kind {
 	case jsonval.String:
-		if HasToken(v.S) {
+		if hasShownToken(v.S) {
 			return nil, tokenError(r.path, "holds a token outside a token slot; tokens are accepted only where the input schema declares x-pinhole-token")
 		}
 		return v, nil
@@ -117,7 +117,7 @@ func (r *resolver) walk(v *jsonval.Value) (*jsonval.Value, *wire.Error) {
 			if k == PlaceholderKey {
 				return nil, tokenError(r.path, "is a placeholder object outside a token slot; placeholders are accepted only where the input schema declares x-pinhole-token")
 			}
-			if HasToken(k) {
+			if hasShownToken(k) {
 				return nil, tokenError(r.path, "has a member name holding a token; tokens are accepted only as values of token slots")
 			}
 		}
@@ -175,6 +175,14 @@ func (r *resolver) slot(i int, v *jsonval.Value) (*jsonval.Value, *wire.Error) {
 // prefix and 24 characters of the token alphabet.
 func IsToken(s, prefix string) bool {
 	return len(s) == len(prefix)+tokenChars && strings.HasPrefix(s, prefix) && tokenRun(s[len(prefix):]) == tokenChars
+}
+
+// hasShownToken reports whether s holds a token as it would be shown:
+// also after Clean removes the invisible characters that split it
+// ("al_\u200b…"), which a describe of the text, once the app stores it,
+// would join into a real-looking token.
+func hasShownToken(s string) bool {
+	return HasToken(s) || HasToken(Clean(s))
 }
 
 // HasToken reports whether s holds an alias or placeholder token, alone or

@@ -46,6 +46,8 @@ func TestResolveTokens(t *testing.T) {
 		{"alias outside a slot", `{"note":"` + phone + `"}`, "", "/note"},
 		{"alias inside text", `{"note":"call ` + phone + `."}`, "", "/note"},
 		{"alias in capitals", `{"note":"` + strings.ToUpper(phone) + `"}`, "", "/note"},
+		{"alias split by a zero-width space", `{"note":"al_\u200b` + phone[3:] + `"}`, "", "/note"},
+		{"token split in a member name", `{"a":{"ph_\u2060` + card[3:] + `":1}}`, "", "/a"},
 		{"alias in an array", `{"a":[0,["` + phone + `"]]}`, "", "/a/1/0"},
 		{"placeholder in an object", `{"a":{"b~/":` + ph(card) + `}}`, "", "/a/b~0~1"},
 		{"placeholder object with a made-up token outside a slot", `{"a":{"$placeholder":7}}`, "", "/a"},
