@@ -44,7 +44,8 @@ import (
 // Clean removes and the other format characters, and with fullwidth and
 // mathematical letters and digits folded to ASCII (NFKC's width and font
 // folds), so "ｇｈｐ＿…" is caught, and with a token wrapped at its dots
-// (a line break after a dot) joined.
+// (a line break after a dot) joined, as is a prefixed key cut by a line
+// break or blanks (splitBody).
 //
 // The net is written by hand rather than with regexp: it runs over every
 // string that leaves the module and regexp would add to the module's size.
@@ -542,14 +543,23 @@ func prefixAt(s string, i int, r *prefixRule) bool {
 	for n > 0 && (rest[n-1] == '.' || rest[n-1] == '-') && r.set != setHexDash {
 		n--
 	}
+	body := rest[:n]
+	if n < int(r.min) {
+		// A key wrapped or split by a blank ("ghp_…\n…", "AKIA… …"): a
+		// first part of a quarter of the body or more, then the rest.
+		var ok bool
+		if body, n, ok = splitBody(rest, n, r); !ok {
+			return false
+		}
+	}
 	if n < int(r.min) || r.max > 0 && n > int(r.max) {
 		return false
 	}
 	// A fixed-length body must end at the end of the token.
-	if r.max > 0 && n < len(rest) && isAlnum(rest[n]) {
+	if r.max > 0 && n < len(body) && isAlnum(body[n]) {
 		return false
 	}
-	body := rest[:n]
+	body = body[:n]
 	if !varied(body) {
 		return false
 	}
@@ -562,6 +572,41 @@ func prefixAt(s string, i int, r *prefixRule) bool {
 		return hasUpperLower(body)
 	}
 	return true
+}
+
+// splitBody joins a key body that a line break or blanks (at most eight
+// bytes of them, U+2028 and U+2029 included) cut after its first n bytes, when that part is at least a
+// quarter of the rule's shortest body and 4 bytes: the joined body, its
+// length, and whether there was such a cut. The part after the cut is read
+// in the rule's set; whether the whole is a key is then decided as for an
+// uncut body.
+func splitBody(rest string, n int, r *prefixRule) (string, int, bool) {
+	if n < 4 || 4*n < int(r.min) {
+		return "", 0, false
+	}
+	gap := n
+	for gap < len(rest) && gap-n < 8 {
+		if isSpace(rest[gap]) {
+			gap++
+		} else if strings.HasPrefix(rest[gap:], "\u2028") || strings.HasPrefix(rest[gap:], "\u2029") {
+			gap += 3 // the line and paragraph separators
+		} else {
+			break
+		}
+	}
+	if gap == n || gap-n >= 8 || gap == len(rest) {
+		return "", 0, false
+	}
+	m := 0
+	for gap+m < len(rest) && n+m <= maxBody && inSet(r.set, rest[gap+m]) {
+		m++
+	}
+	for m > 0 && (rest[gap+m-1] == '.' || rest[gap+m-1] == '-') && r.set != setHexDash {
+		m--
+	}
+	// The joined body and the byte after it, for the end-of-token check.
+	joined := rest[:n] + rest[gap:min(gap+m+1, len(rest))]
+	return joined, n + m, m > 0
 }
 
 // varied rejects placeholders: a body needs at least min(len/4, 8)

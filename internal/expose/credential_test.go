@@ -301,6 +301,14 @@ func TestIsCredentialCases(t *testing.T) {
 		{"Bearer 2YotnFZFEjr1zCsicMWpAA", true},                  // RFC 6749 example
 		{"Authorization: Bearer yvxpthLIcYpZweFpPOVeCOtt", true}, // letters only, random
 		{"Bearer AuthenticationScheme", false},                   // CamelCase words
+		// A prefixed key cut by a line break or blanks is joined.
+		{"note: ghp_R8fKq2LmZ0xW7vTn4Yc\nB9sHd1JpE6uGa3Qo5 thanks", true},
+		{"sk_live_4eC39HqLyjWDarj\r\n  tp7dc0T3f2sLm", true},
+		{"AKIAIOSF ODNN7EXAMPLE", true},
+		{"ghp_R8fKq2LmZ0xW7vTn4Yc\u2028B9sHd1JpE6uGa3Qo5", true},
+		{"Order AKIA2026 SHIPPED TODAY", false},
+		{"ghp_ is the prefix GitHub uses", false},
+		{"see sk_test_abcdef ghijklmnop", false},
 		// A quoted value may hold the symbols that end an unquoted one.
 		{`password = "p&ss;w(rd)9"`, true},
 		{`{"db_password": "Tr0ub4dor&3"}`, true},
