@@ -26,6 +26,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/pinholectx/pinhole/internal/session"
 )
 
 const workerOrigin = "https://app.example.com"
@@ -539,8 +541,9 @@ func TestWorkerdMemory(t *testing.T) {
 		size += len(outs[n]) + 1
 		n++
 	}
-	// A prepare whose token slots all hold the alias of one large value, as
-	// many as the body bound allows (the core bounds its answer).
+	// A prepare whose token slots all hold the alias of one value as large
+	// as a token may stand for, as many as the body bound allows (the core
+	// bounds its answer).
 	prepare := func(slots int) [][]byte {
 		props, members := make([]string, slots), make([]string, slots)
 		for i := range props {
@@ -551,7 +554,7 @@ func TestWorkerdMemory(t *testing.T) {
 				`"collections":[{"region":"r","from":"/items","id":"/id","fields":{"big":{"from":"/big","expose":"alias"}}}],` +
 				`"capabilities":[{"name":"send","description":"Send the record","scope":"record","region":"r",` +
 				`"input":{"type":"object","properties":{` + strings.Join(props, ",") + `}}}]},"key":"` + testKey + `"}`),
-			[]byte(`{"op":"observe","state":{"items":[{"id":"a","big":"` + strings.Repeat("x", 100000) + `"}]}}`),
+			[]byte(`{"op":"observe","state":{"items":[{"id":"a","big":"` + strings.Repeat("x", session.TokenValueBytes-2) + `"}]}}`),
 			[]byte(`{"op":"describe"}`),
 		}
 		alias := regexp.MustCompile(`al_[A-Za-z0-9_-]+`).Find(nativeCore(reqs...)[2])
