@@ -1,7 +1,9 @@
 # web/web.mk: the demo app, the example browser extension and the
 # end-to-end tests in headless Chromium (included by the top Makefile).
 #   make demo-web   build the module, the bridge and the app; serve on 127.0.0.1
-#   make test-web   end-to-end tests in Debian's chromium (installed when absent)
+#   make test-web   end-to-end tests in Debian's chromium (installed when absent),
+#                   and the package's sources loaded unbundled through an
+#                   import map (test/nobundler.test.mjs)
 #   make test-web-isolated   each end-to-end test alone, in a fresh process
 # CHROMIUM=/path/to/chromium runs the tests and benchmarks in that browser and
 # installs none; without it, /usr/bin/chromium (apt-get install when absent).
@@ -36,7 +38,7 @@ web-chromium:
 endif
 
 test-web: $(WASM) web-build web-chromium
-	cd web && node --test --test-concurrency=1 --test-timeout=240000 test/e2e.test.mjs test/serve.test.mjs
+	cd web && node --test --test-concurrency=1 --test-timeout=240000 test/e2e.test.mjs test/serve.test.mjs test/nobundler.test.mjs
 
 test-web-isolated: $(WASM) web-build web-chromium
 	cd web && node test/isolated.mjs

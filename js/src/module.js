@@ -2,7 +2,6 @@
 // WASI shim, and make JSON calls through its ABI (docs/protocol.md#the-modules-abi):
 // ptr = pinhole_alloc(len); write; packed = pinhole_call(ptr, len);
 // read ptr<<32|len; pinhole_free(ptr).
-import { readLocal } from "#platform";
 import { createWasi } from "./wasi.js";
 
 const encoder = new TextEncoder();
@@ -89,6 +88,43 @@ const compiling = new Map();
  */
 export function compilingAt(where) {
   return where === undefined ? undefined : compiling.get(String(where));
+}
+
+/**
+ * Whether this is Node (or a runtime that says it is, as Deno and Bun do):
+ * there a path or a file: URL names a file on disk. Decided at run time, so
+ * the same sources run unbundled in a page and in its workers (no package
+ * "imports" alias, which import maps and workers cannot resolve).
+ */
+const inNode = typeof process === "object" && typeof process?.versions?.node === "string";
+
+/**
+ * Node's file reading, imported only in Node: the specifier is a variable,
+ * and the comments tell webpack and Vite to leave the import alone, so no
+ * bundler resolves, bundles or warns about it in a browser build.
+ */
+const FS = "node:fs/promises";
+
+/**
+ * readLocal returns the bytes of a local wasm file in Node, or undefined
+ * when fetch should handle the location: always in a browser or a worker,
+ * in Node for http: and https: URLs, and where a runtime that says it is
+ * Node cannot import its fs (a page with a process shim).
+ * @param {string | URL} where
+ * @returns {Promise<Uint8Array | undefined>}
+ */
+async function readLocal(where) {
+  if (!inNode) return undefined;
+  const s = String(where);
+  if (/^https?:/i.test(s)) return undefined;
+  /** @type {typeof import("node:fs/promises")} */
+  let fs;
+  try {
+    fs = await import(/* webpackIgnore: true */ /* @vite-ignore */ FS);
+  } catch {
+    return undefined;
+  }
+  return fs.readFile(where instanceof URL || s.startsWith("file:") ? new URL(s) : s);
 }
 
 /** @param {string | URL} where */

@@ -28,7 +28,6 @@ await esbuild.build({
   entryPoints: { page: join(here, "offthread-page.mjs"), worker: join(repo, "js/src/worker.js") },
   bundle: true, format: "esm", platform: "browser", target: "chrome120", outdir: out, logLevel: "warning",
   external: ["node:*"], define: { "process.argv": "[]" },
-  alias: { "#platform": join(repo, "js/src/platform-browser.js") },
 });
 writeFileSync(join(out, "index.html"), '<!doctype html><meta charset="utf-8"><title>off-thread bench</title><script type="module" src="/page.js"></script>\n');
 

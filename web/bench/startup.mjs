@@ -129,7 +129,6 @@ mkdirSync(out, { recursive: true });
 await esbuild.build({
   entryPoints: { page: join(here, "startup-page.mjs") }, bundle: true, format: "esm", platform: "browser", target: "chrome120",
   outdir: out, logLevel: "warning", external: ["node:*"], define: { "process.argv": "[]" },
-  alias: { "#platform": join(repo, "js/src/platform-browser.js") },
 });
 writeFileSync(join(out, "index.html"), '<!doctype html><meta charset="utf-8"><title>start-up bench</title><script type="module" src="/page.js"></script>\n');
 copyFileSync(join(repo, "build", "empty-reactor.wasm"), join(out, "empty-reactor.wasm"));

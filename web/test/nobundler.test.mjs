@@ -1,0 +1,145 @@
+// The package without a bundler, in headless Chromium: a static page loads
+// the bridge's own sources (js/src, served where an installed package keeps
+// them, with pinhole.wasm beside src/ as `make pack` puts it) as ES modules
+// through an import map, and Zustand's ESM build the same way. Nothing is
+// built or rewritten. The bridge must start its worker from those same
+// unbundled sources (an import map does not apply inside a worker, so every
+// import the worker makes must be relative), find pinhole.wasm at its
+// default location (`../pinhole.wasm` from src/) and answer with the
+// context of the orders state: the module runs in the worker, not on the
+// page after a silent fallback.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { createServer } from "node:http";
+import { readFile } from "node:fs/promises";
+import { dirname, extname, join, normalize, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+import { launchOptions } from "../chromium.mjs";
+
+const web = dirname(dirname(fileURLToPath(import.meta.url)));
+const repo = dirname(web);
+/** Where an installed package's files are, as the page sees them. */
+const PKG = "/node_modules/@pinholectx/pinhole";
+/** Zustand's ESM build of zustand/vanilla, as Node resolves it for the demo (no imports of its own). */
+const ZUSTAND = fileURLToPath(import.meta.resolve("zustand/vanilla"));
+const TYPES = {
+  ".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8", ".mjs": "text/javascript; charset=utf-8",
+  ".json": "application/json", ".wasm": "application/wasm",
+};
+
+const IMPORT_MAP = {
+  imports: {
+    "@pinholectx/pinhole": `${PKG}/src/index.js`,
+    "@pinholectx/pinhole/zustand": `${PKG}/src/adapters/zustand.js`,
+    "zustand/vanilla": "/vendor/zustand-vanilla.mjs",
+  },
+};
+
+// The app's imports are dynamic so that a module that fails to resolve is
+// reported on the page (result.error) instead of only stopping the script.
+const PAGE = `<!doctype html>
+<meta charset="utf-8">
+<title>Pinhole without a bundler</title>
+<link rel="icon" href="data:,">
+<script type="importmap">${JSON.stringify(IMPORT_MAP)}</script>
+<script type="module">
+const html = document.documentElement;
+try {
+  const { createPinhole } = await import("@pinholectx/pinhole");
+  const { fromZustand } = await import("@pinholectx/pinhole/zustand");
+  const { createStore } = await import("zustand/vanilla");
+  const [manifest, state] = await Promise.all(["/testdata/orders/manifest.json", "/testdata/orders/state.json"]
+    .map((u) => fetch(u).then((r) => r.json())));
+  const store = createStore(() => state);
+  const pinhole = await createPinhole({ manifest, store: fromZustand(store) });
+  const d = await pinhole.describe({});
+  window.app = { pinhole, store };
+  window.result = { host: pinhole.host, recordsTotal: d.context.recordsTotal, snapshot: d.snapshot };
+  html.dataset.ready = "true";
+} catch (err) {
+  window.result = { error: String(err?.stack ?? err) };
+  html.dataset.ready = "error";
+}
+</script>
+`;
+
+/** file maps a URL path to the file served for it, or null. */
+function file(path) {
+  const under = (root, rest) => {
+    const p = normalize(join(root, decodeURIComponent(rest)));
+    return p.startsWith(root + sep) ? p : null;
+  };
+  if (path === `${PKG}/pinhole.wasm`) return join(repo, "build", "pinhole.wasm");
+  if (path.startsWith(`${PKG}/src/`)) return under(join(repo, "js", "src"), path.slice(`${PKG}/src`.length));
+  if (path === "/vendor/zustand-vanilla.mjs") return ZUSTAND;
+  if (path.startsWith("/testdata/orders/")) return under(join(repo, "testdata", "orders"), path.slice("/testdata/orders".length));
+  return null;
+}
+
+let server, url, browser;
+before(async () => {
+  const http = createServer(async (req, res) => {
+    const path = new URL(req.url, "http://x").pathname;
+    if (path === "/") return res.writeHead(200, { "content-type": TYPES[".html"] }).end(PAGE);
+    const f = file(path);
+    try {
+      if (!f) throw new Error("not served");
+      const body = await readFile(f);
+      res.writeHead(200, { "content-type": TYPES[extname(f)] ?? "application/octet-stream" }).end(body);
+    } catch {
+      res.writeHead(404, { "content-type": "text/plain" }).end("not found");
+    }
+  });
+  await new Promise((ok) => http.listen(0, "127.0.0.1", ok));
+  url = `http://127.0.0.1:${http.address().port}/`;
+  server = { close: () => new Promise((done) => { http.closeAllConnections(); http.close(done); }) };
+  browser = await chromium.launch(launchOptions());
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** wasmResources lists the .wasm fetches a realm (page or worker) made. */
+const wasmResources = () => performance.getEntriesByType("resource").map((e) => e.name).filter((n) => n.endsWith(".wasm"));
+
+test("without a bundler: an import map loads the package's sources; the module runs in the worker and the context arrives", async () => {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    page.setDefaultTimeout(30000);
+    const problems = [];
+    page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
+    page.on("console", (m) => { if (m.type() === "error" || m.type() === "warning") problems.push(`console ${m.type()}: ${m.text()} ${m.location().url}`); });
+    page.on("response", (r) => { if (r.status() >= 400) problems.push(`${r.status()} ${new URL(r.url()).pathname}`); });
+    await page.goto(url);
+    await page.waitForSelector("html[data-ready]", { state: "attached" });
+    const result = await page.evaluate(() => window.result);
+    assert.equal(result.error, undefined, `the page failed: ${result.error}\n${problems.join("\n")}`);
+
+    // (b) The bridge runs the module in its worker, started from the unbundled src/worker.js.
+    assert.equal(result.host, "worker", "the bridge fell back to the main thread: the worker could not start");
+    const workers = page.workers();
+    assert.deepEqual(workers.map((w) => new URL(w.url()).pathname), [`${PKG}/src/worker.js`]);
+    assert.deepEqual(await page.evaluate(wasmResources), [], "the page fetched pinhole.wasm itself");
+    assert.deepEqual((await workers[0].evaluate(wasmResources)).map((u) => new URL(u).pathname), [`${PKG}/pinhole.wasm`],
+      "the worker fetched the package's pinhole.wasm, beside src/");
+
+    // (a) The context of testdata/orders/state.json arrives, and follows the store.
+    assert.equal(result.recordsTotal, 48);
+    const next = await page.evaluate(async () => {
+      const { pinhole, store } = window.app;
+      const s = store.getState();
+      store.setState({ orders: { ...s.orders, items: s.orders.items.slice(0, 5) } });
+      const d = await pinhole.describe({});
+      return { recordsTotal: d.context.recordsTotal, snapshot: d.snapshot };
+    });
+    assert.equal(next.recordsTotal, 5, "the store's change did not reach the module");
+    assert.notEqual(next.snapshot, result.snapshot);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
