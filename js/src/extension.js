@@ -2,7 +2,11 @@
 // window.postMessage with a MessageChannel port, then serves describe and
 // execute on that port only. js/README.md ("Extension protocol") specifies
 // the messages. The page accepts only same-window senders from its own
-// origin and never posts with target origin "*".
+// origin and never posts with target origin "*". A client may say hello
+// before the page listens (a content script runs at document_idle, often
+// before an async createPinhole is done): the page announces itself with
+// "ready" when it starts listening, the client says the same hello again
+// on it, and the page answers each nonce once.
 
 import { errorOf } from "./errors.js";
 
@@ -33,13 +37,21 @@ const NO_WINDOW = "no window: the extension channel serves a page's window (post
 export const DEFAULT_MAX_PORTS = 8;
 /** The most ports the maxPorts option may allow. */
 export const MAX_PORTS_LIMIT = 1024;
+/** How many answered nonces one exposeToExtension remembers (the most recent). */
+const REMEMBERED_NONCES = 1024;
+/** When the client first says its hello again without a ready; each later time doubles it. */
+const FIRST_RESEND_MS = 1000;
 
 /**
- * exposeToExtension answers extension handshakes for one bridge. At most
- * maxPorts ports are open at once: a handshake beyond that closes the
- * oldest port (it hears {event: "closed", reason: "port_limit"}). A port
- * is released (its snapshot listener removed) when its client closes it,
- * when it disconnects, and on dispose.
+ * exposeToExtension answers extension handshakes for one bridge. When it
+ * starts listening it posts {pinhole: "ready", channel, v: 1} to its window
+ * (target origin its own), so that a client whose hello came too early
+ * says it again. It answers each nonce once: a repeated hello (a client's
+ * hello that raced this start and its repeat on ready, say) gets no second
+ * port. At most maxPorts ports are open at once: a handshake beyond that
+ * closes the oldest port (it hears {event: "closed", reason: "port_limit"}).
+ * A port is released (its snapshot listener removed) when its client closes
+ * it, when it disconnects, and on dispose.
  * Without a window to listen on (Node, a worker) and none passed, it
  * exposes nothing and says why, as exposeWebMCP does without a
  * modelContext; a window passed that cannot serve (no postMessage, an
@@ -62,6 +74,8 @@ export function exposeToExtension(bridge, options = {}) {
   const origin = win.location.origin;
   /** Open ports, oldest first, each with its release. @type {Map<MessagePort, (reason?: string) => void>} */
   const ports = new Map();
+  /** Nonces already answered, oldest first (bounded): a repeat gets nothing. @type {Set<string>} */
+  const answered = new Set();
   let disposed = false;
 
   /** @param {MessagePort} port */
@@ -110,6 +124,12 @@ export function exposeToExtension(bridge, options = {}) {
     if (!isObj(d) || d.pinhole !== "hello" || d.channel !== channel) return;
     if (typeof d.nonce !== "string" || d.nonce.length < 8 || d.nonce.length > 128) return;
     if (d.v !== PROTOCOL_VERSION) return; // a client of another protocol version gets nothing
+    // A client says its hello again until it is welcomed; answered once, a
+    // nonce gets no second port, also after its first port was closed (a
+    // repeat still on its way then would open a port nobody takes).
+    if (answered.has(d.nonce)) return;
+    answered.add(d.nonce);
+    if (answered.size > REMEMBERED_NONCES) answered.delete(/** @type {string} */ (answered.values().next().value));
     while (ports.size >= maxPorts) {
       const [release] = ports.values();
       release("port_limit");
@@ -119,6 +139,8 @@ export function exposeToExtension(bridge, options = {}) {
     win.postMessage({ pinhole: "welcome", channel, nonce: d.nonce, v: PROTOCOL_VERSION }, origin, [mc.port2]);
   };
   win.addEventListener("message", onMessage);
+  // A client that said hello before this listener existed is waiting: it says it again on this.
+  win.postMessage({ pinhole: "ready", channel, v: PROTOCOL_VERSION }, origin);
   return {
     exposed: true,
     dispose() {
@@ -132,7 +154,11 @@ export function exposeToExtension(bridge, options = {}) {
 
 /**
  * connectFromContentScript performs the handshake from an extension's
- * content script (or any same-window script) and returns a client.
+ * content script (or any same-window script) and returns a client. It can
+ * be called before the page exposes the channel: it says its hello at once,
+ * again (the same nonce) on each "ready" the page posts for its channel,
+ * and again after 1 s, 2 s, 4 s, … without one, until a welcome comes or
+ * timeoutMs (5000 by default) passes; then it rejects.
  * @param {import('./types.js').ConnectOptions} [options]
  * @returns {Promise<import('./types.js').ExtensionClient>}
  */
@@ -143,24 +169,50 @@ export function connectFromContentScript(options = {}) {
   const bytes = new Uint8Array(16);
   globalThis.crypto.getRandomValues(bytes);
   const nonce = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  const hello = () => win.postMessage({ pinhole: "hello", channel, nonce, v: PROTOCOL_VERSION }, origin);
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    let resend;
+    const stop = () => {
+      clearTimeout(timer);
+      clearTimeout(resend);
       win.removeEventListener("message", onMessage);
+    };
+    const timer = setTimeout(() => {
+      stop();
       reject(new Error("pinhole extension channel: the page did not answer"));
     }, options.timeoutMs ?? 5000);
+    // The page's ready is what brings a hello that came too early again:
+    // this listener is in place before the first hello, so a page that
+    // starts listening later is seen doing so. The timed repeats are for a
+    // page whose bridge predates ready (it answers only a hello that comes
+    // after it listens). Doubling keeps them few (two in the default 5 s)
+    // and bounded by the timeout; the page ignores a nonce it answered.
+    /** @param {number} ms */
+    const later = (ms) => {
+      resend = setTimeout(() => {
+        hello();
+        later(ms * 2);
+      }, ms);
+    };
     /** @param {MessageEvent} event */
     function onMessage(event) {
       if (event.source !== win || event.origin !== origin) return;
       const d = event.data;
-      if (!isObj(d) || d.pinhole !== "welcome" || d.channel !== channel || d.nonce !== nonce) return;
+      if (!isObj(d) || d.channel !== channel) return;
+      if (d.pinhole === "ready") {
+        if (d.v === PROTOCOL_VERSION) hello();
+        return;
+      }
+      if (d.pinhole !== "welcome" || d.nonce !== nonce) return;
       const port = event.ports && event.ports[0];
       if (!port) return;
-      clearTimeout(timer);
-      win.removeEventListener("message", onMessage);
+      stop();
       resolve(client(port));
     }
     win.addEventListener("message", onMessage);
-    win.postMessage({ pinhole: "hello", channel, nonce, v: PROTOCOL_VERSION }, origin);
+    hello();
+    later(FIRST_RESEND_MS);
   });
 }
 
@@ -182,19 +234,33 @@ function client(port) {
     if (m.event === "snapshot") {
       for (const l of [...listeners]) l({ snapshot: m.snapshot, recordsTotal: m.recordsTotal });
     } else if (m.event === "closed") {
-      closed = true;
       if (m.reason === "port_limit") {
         closedError = errorOf("not_loaded", "the page closed the channel: it keeps a bounded number of open channels and this was the oldest");
       }
-      for (const r of pending.values()) r(closedError);
-      pending.clear();
-      port.close();
+      end();
     } else if (typeof m.id === "number" && pending.has(m.id)) {
       const r = /** @type {(v: any) => void} */ (pending.get(m.id));
       pending.delete(m.id);
       r(m.result);
     }
   };
+  /** end settles what is pending with closedError and closes the port. */
+  const end = () => {
+    closed = true;
+    for (const r of pending.values()) r(closedError);
+    pending.clear();
+    port.removeEventListener?.("close", onGone);
+    port.close();
+  };
+  // A page that went away (navigated, closed, crashed) sends no "closed":
+  // where the platform reports a disconnected port (Node, recent
+  // browsers), what is pending is settled instead of waiting for ever.
+  const onGone = () => {
+    if (closed) return;
+    closedError = errorOf("not_loaded", "the page went away");
+    end();
+  };
+  port.addEventListener?.("close", onGone);
   /** @param {string} method @param {unknown} params */
   const ask = (method, params) =>
     new Promise((resolve) => {
@@ -214,9 +280,9 @@ function client(port) {
     },
     close() {
       if (closed) return;
-      closed = true;
       port.postMessage({ id: 0, method: "close" });
-      port.close();
+      closedError = errorOf("not_loaded", "this client closed the channel");
+      end();
     },
   };
 }

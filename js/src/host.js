@@ -58,17 +58,44 @@ export class MainHost {
 /** The classic-script fallback's file name, next to the script. */
 export const WORKER_FILE = "pinhole-worker.js";
 
+/** @typedef {import('./types.js').HostFallbackCause} HostFallbackCause */
+
 /**
  * A trap or failure in the worker, seen from this thread: `name` is the
  * worker's error name (RuntimeError, WasiExit, …) or "WorkerError" when the
- * worker itself failed.
+ * worker itself failed. `start` says why a worker could not start, when
+ * that is what failed (the bridge's host_fallback event names it).
  */
 export class WorkerTrap extends Error {
-  /** @param {string} name @param {string} message */
-  constructor(name, message) {
+  /** @param {string} name @param {string} message @param {HostFallbackCause} [start] */
+  constructor(name, message, start) {
     super(message);
     this.name = name;
+    /** @type {HostFallbackCause | undefined} */
+    this.start = start;
   }
+}
+
+/** What to check when a worker script does not load or start. */
+const WORKER_CHECKS = "check that it is served there as JavaScript (a wrong path, or a server answering " +
+  "an HTML page for it, fails here); that it can resolve its imports (a module worker sees neither the " +
+  "page's import map nor bare specifiers: bundle @pinholectx/pinhole/worker.js and pass its URL as the " +
+  "worker option); and that the page's Content-Security-Policy allows workers (worker-src). " +
+  'Or pass host: "main"';
+
+/**
+ * scriptName names a worker script in errors: its URL without query or
+ * fragment (a token in it stays out of errors apps may log).
+ * @param {string | URL} url
+ */
+function scriptName(url) {
+  let href = String(url);
+  try {
+    href = new URL(href, globalThis.location?.href).href;
+  } catch {
+    // a relative location without a base: named as given
+  }
+  return href.replace(/[?#].*$/s, "");
 }
 
 /**
@@ -122,14 +149,26 @@ export class WorkerHost {
   spawn(source) {
     /** @type {Worker | undefined} */
     let w;
+    // The script as errors name it. The package's own is located with the
+    // pattern bundlers rewrite, which cannot be read back; a page that
+    // serves src/ as it is finds it next to the bridge's host.js.
+    let where = "the package's worker script (worker.js next to the bridge's host.js, or the copy your bundler emitted)";
     try {
-      w = this.o.worker !== undefined ? new Worker(this.o.worker, { type: "module" }) : packagedWorker();
+      if (this.o.worker !== undefined) {
+        where = scriptName(this.o.worker);
+        w = new Worker(this.o.worker, { type: "module" });
+      } else {
+        w = packagedWorker((beside) => { where = scriptName(beside); });
+      }
     } catch (err) {
-      throw new WorkerTrap("WorkerError", `createPinhole: the worker could not start: ${err instanceof Error ? err.message : err}`);
+      // The browser's message is left out: it may quote the whole URL, a token in its query with it.
+      const name = err instanceof Error ? err.name : "an error";
+      throw new WorkerTrap("WorkerError", `createPinhole: the worker ${where} could not start (${name}): ${WORKER_CHECKS}`,
+        "worker_refused");
     }
     if (!w) {
       throw new WorkerTrap("WorkerError", "createPinhole: this build cannot locate the worker script (no import.meta.url, no " +
-        `document.currentScript): pass the worker option, or host: "main"`);
+        `document.currentScript): pass the worker option, or host: "main"`, "worker_not_located");
     }
     this.worker = w;
     return new Promise((ok, fail) => {
@@ -152,11 +191,12 @@ export class WorkerHost {
       w.onerror = (ev) => {
         ev.preventDefault?.();
         this.died(w);
-        fail(new WorkerTrap("WorkerError", "the worker script failed to load or start"));
+        fail(new WorkerTrap("WorkerError", `createPinhole: the worker script ${where} failed to load or start: ${WORKER_CHECKS}`,
+          "worker_load_failed"));
       };
       w.onmessageerror = () => {
         this.died(w);
-        fail(new WorkerTrap("WorkerError", "the worker could not read a message"));
+        fail(new WorkerTrap("WorkerError", "the worker could not read a message", "worker_message_failed"));
       };
       w.postMessage({ t: "init", wasm: source.wasm, stderr: !!this.o.stderr, faults: this.o.faults === true }, source.transfer);
     });
@@ -278,17 +318,24 @@ async function transferable(wasm) {
 
 /**
  * packagedWorker starts the package's worker script, or answers undefined
- * when this build cannot locate it.
+ * when this build cannot locate it; a worker that refuses to start throws.
+ * @param {(beside: URL) => void} located told the script's URL when it is
+ *   the one next to a classic script (the other cannot be read back)
  * @returns {Worker | undefined}
  */
-function packagedWorker() {
+function packagedWorker(located) {
   try {
+    // One expression, the pattern bundlers rewrite into a worker bundle.
     return new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
-  } catch {
-    // No import.meta.url: a classic-script build.
+  } catch (err) {
+    // No import.meta.url (a classic-script build) makes the URL invalid, a
+    // TypeError; anything else is the worker refusing to start.
+    if (!(err instanceof TypeError)) throw err;
   }
   const beside = besideScript(WORKER_FILE);
-  return beside ? new Worker(beside, { type: "module" }) : undefined;
+  if (!beside) return undefined;
+  located(beside);
+  return new Worker(beside, { type: "module" });
 }
 
 /**

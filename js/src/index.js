@@ -29,6 +29,7 @@ export { DEFAULT_MAX_PATCH_OPS } from "./sync.js";
 /** @typedef {import('./types.js').PinholeState} PinholeState */
 /** @typedef {import('./types.js').PinholeError} PinholeError */
 /** @typedef {import('./types.js').AuditEvent} AuditEvent */
+/** @typedef {import('./types.js').HostFallbackCause} HostFallbackCause */
 /** @typedef {import('./types.js').WasmSource} WasmSource */
 /** @typedef {import('./types.js').JSONValue} JSONValue */
 /** @typedef {import('./types.js').Reads} Reads */
@@ -113,9 +114,9 @@ export async function createPinhole(options) {
   if (options.host !== undefined && options.host !== "worker" && options.host !== "main") {
     throw new TypeError('createPinhole: host is "worker" or "main"');
   }
-  const host = await startHost(options);
+  const { host, fallback } = await startHost(options);
   try {
-    return await Bridge.start(host, options);
+    return await Bridge.start(host, options, fallback);
   } catch (err) {
     host.close();
     throw err;
@@ -125,13 +126,16 @@ export async function createPinhole(options) {
 /**
  * startHost starts where the module runs: a Web Worker by default in a page
  * (this thread when the worker script cannot be loaded and `host` was not
- * asked for), this thread elsewhere or with host: "main".
+ * asked for: then `fallback` says why, for the bridge's host_fallback
+ * audit event), this thread elsewhere or with host: "main".
  * @param {PinholeOptions} o
- * @returns {Promise<MainHost | WorkerHost>}
+ * @returns {Promise<{host: MainHost | WorkerHost, fallback?: HostFallbackCause}>}
  */
 async function startHost(o) {
   const io = o.stderr ? { stderr: o.stderr } : undefined;
   let fallback = o.wasm;
+  /** @type {HostFallbackCause | undefined} */
+  let cause;
   if ((o.host ?? defaultHost()) === "worker") {
     // A compilation preloadPinhole started for this location is handed to
     // the worker as a Module instead of being fetched and compiled again.
@@ -144,14 +148,15 @@ async function startHost(o) {
     if (o.host === undefined && typeof Response !== "undefined" && wasm instanceof Response) fallback = wasm.clone();
     try {
       const faults = /** @type {any} */ (o)[internals]?.faults === true;
-      return await WorkerHost.start(wasm, { stderr: o.stderr, worker: o.worker, faults, defaultWasm });
+      return { host: await WorkerHost.start(wasm, { stderr: o.stderr, worker: o.worker, faults, defaultWasm }) };
     } catch (err) {
       // Only a worker that cannot start falls back; a module that does not compile fails here as it would in-thread.
       if (o.host === "worker" || /** @type {any} */ (err)?.name !== "WorkerError") throw err;
+      cause = /** @type {import('./host.js').WorkerTrap} */ (err).start ?? "worker_load_failed";
     }
   }
   const module = fallback !== undefined ? await compileModule(fallback) : await compilePackaged();
-  return new MainHost(module, io);
+  return { host: new MainHost(module, io), fallback: cause };
 }
 
 /**
@@ -162,10 +167,13 @@ async function startHost(o) {
  */
 class Bridge {
   /**
-   * start loads the manifest, observes the store and follows it.
+   * start loads the manifest, observes the store and follows it; a host
+   * that is this thread only because the worker could not start is
+   * reported first (host_fallback, with why).
    * @param {MainHost | WorkerHost} host @param {PinholeOptions} o
+   * @param {HostFallbackCause} [fallback]
    */
-  static async start(host, o) {
+  static async start(host, o, fallback) {
     const link = new Link(host, {
       manifestText: typeof o.manifest === "string" ? o.manifest : JSON.stringify(o.manifest),
       key: o.key ?? randomKey(),
@@ -174,6 +182,7 @@ class Bridge {
     });
     const loaded = await link.exclusive(() => link.open());
     const b = new Bridge(link, loaded, o);
+    if (fallback) b.audit.emit({ source: "bridge", kind: "host_fallback", cause: fallback });
     await b.sync.start();
     await b.audit.drain();
     return b;

@@ -187,6 +187,18 @@ export interface ExecuteResult {
 /** The app's handlers, one per capability name. */
 export type Actions = Record<string, (request: ResolvedRequest) => unknown>;
 
+/** Why a page's bridge runs the module in its own thread although it
+ * tried a worker (host not given): the worker script could not be located
+ * (a classic-script build without the worker option), the browser refused
+ * to construct the worker, the script failed to load or start (a wrong
+ * path, not JavaScript, an import it cannot resolve, a
+ * Content-Security-Policy), or the worker could not read the first message. */
+export type HostFallbackCause =
+  | "worker_not_located"
+  | "worker_refused"
+  | "worker_load_failed"
+  | "worker_message_failed";
+
 /** An audit event: from the module (its own audit queue) or the bridge.
  * Events never carry store values, arguments or bodies. */
 export type AuditEvent =
@@ -195,7 +207,10 @@ export type AuditEvent =
   | { source: "bridge"; kind: "boundary_suppressed"; count: number }
   | { source: "bridge"; kind: "sync_error"; code: ErrorCode; path: string }
   | { source: "bridge"; kind: "recovered"; op: string; cause: string; restoredFrom: "store" | "last_good" }
-  | { source: "bridge"; kind: "action_error"; capability: string };
+  | { source: "bridge"; kind: "action_error"; capability: string }
+  /** Once, as the bridge starts, when the module runs in this thread
+   * because the worker could not start (host not given). */
+  | { source: "bridge"; kind: "host_fallback"; cause: HostFallbackCause };
 
 /** Options of createPinhole. */
 export interface PinholeOptions<S = unknown> {
@@ -226,8 +241,9 @@ export interface PinholeOptions<S = unknown> {
   stderr?: (text: string) => void;
   /** Where the module runs: "worker", a dedicated Web Worker (the default
    * in a page; this thread when the worker script cannot be loaded and
-   * host was not given), or "main", this thread (the default elsewhere:
-   * Node, workers, extension service workers). */
+   * host was not given, reported to onAudit as host_fallback), or "main",
+   * this thread (the default elsewhere: Node, workers, extension service
+   * workers). */
   host?: "worker" | "main";
   /** The worker script (host "worker"): the package's src/worker.js as
    * bundled for the page; by default located like pinhole.wasm. */
@@ -351,7 +367,8 @@ export interface WindowLike {
 
 /** Options of exposeToExtension. */
 export interface ExtensionOptions {
-  /** The page's window; globalThis.window by default. */
+  /** The page's window; globalThis.window by default. On it the page posts
+   * {pinhole: "ready", channel, v: 1} when it starts listening. */
   window?: WindowLike;
   /** Name of the channel, so several bridges can share a page. */
   channel?: string;
@@ -362,18 +379,26 @@ export interface ExtensionOptions {
 
 /** Options of connectFromContentScript. */
 export interface ConnectOptions {
+  /** The window to say hello on and listen to; globalThis.window by default. */
   window?: WindowLike;
+  /** Name of the channel; "pinhole" by default, as on the page. */
   channel?: string;
-  /** How long to wait for the page's answer; 5000 ms by default. */
+  /** How long to wait for the page's answer; 5000 ms by default. The
+   * page need not be listening yet: the hello is said again on its
+   * "ready", and after 1 s, 2 s, 4 s, … */
   timeoutMs?: number;
 }
 
-/** The extension side's view of the page's bridge. */
+/** The extension side's view of the page's bridge, over the port. */
 export interface ExtensionClient {
+  /** The page's describe: the same answer, error objects included. */
   describe(request?: DescribeRequest): Promise<DescribeResponse | PinholeError>;
+  /** The page's execute, through the page's handler. */
   execute(request: ExecuteRequest): Promise<ExecuteResult | PinholeError>;
-  /** Called with each snapshot change the page announces. */
+  /** Called with each snapshot change the page announces; returns its unsubscribe. */
   subscribe(listener: (event: SnapshotEvent) => void): () => void;
+  /** Ends the session: the page releases the port. After it, and after the
+   * page closed the channel, describe and execute answer not_loaded. */
   close(): void;
 }
 

@@ -70,7 +70,9 @@ test("handshake, describe, execute and snapshot events over the port", async () 
   const r = /** @type {any} */ (await client.execute({ capability: "order.open", record: "SO-1001", snapshot: "s2" }));
   assert.equal(r.ok, true, JSON.stringify(r));
   assert.ok(win.posted.every((m) => m.targetOrigin === "https://shop.example"), "never posted with target origin *");
-  assert.deepEqual(win.posted.map((m) => m.data.pinhole), ["hello", "welcome"], "answers go over the port, not the window");
+  // The client may say its hello twice: the page's ready can reach it after its first.
+  assert.deepEqual([...new Set(win.posted.map((m) => m.data.pinhole))], ["ready", "hello", "welcome"], "answers go over the port, not the window");
+  assert.equal(win.posted.filter((m) => m.data.pinhole === "welcome").length, 1);
   client.close();
   p.dispose();
 });
@@ -246,4 +248,142 @@ test("the exact __proto__ attack over the channel is invalid_input; the handler 
   assert.equal(ok.ok, true, JSON.stringify(ok));
   assert.deepEqual(ran, [undefined]);
   client.close();
+});
+
+/** The messages of a kind the window carried. @param {PageWindow} win @param {string} kind */
+const posted = (win, kind) => win.posted.filter((m) => m.data.pinhole === kind);
+
+test("a client that says hello before the page listens is answered when the page exposes, long before its timeout", async (t) => {
+  const win = new PageWindow();
+  const started = Date.now();
+  const pending = connectFromContentScript({ window: /** @type {any} */ (win), timeoutMs: 5000 });
+  await settle();
+  await settle(); // the first hello has been dispatched to nobody
+  const bridge = countingBridge();
+  const h = exposeToExtension(bridge, { window: /** @type {any} */ (win) });
+  t.after(() => h.dispose());
+  assert.deepEqual(posted(win, "ready").map((m) => [m.data, m.targetOrigin]),
+    [[{ pinhole: "ready", channel: "pinhole", v: 1 }, "https://shop.example"]], "ready, to the page's own origin");
+  const client = await pending;
+  const waited = Date.now() - started;
+  assert.ok(waited < 900, `answered after ${waited} ms: on ready, not by a timed repeat or the timeout`);
+  const hellos = posted(win, "hello");
+  assert.equal(hellos.length, 2, "the hello, and the same hello again on ready");
+  assert.equal(hellos[1].data.nonce, hellos[0].data.nonce);
+  assert.equal(posted(win, "welcome").length, 1);
+  assert.equal(bridge.listeners.size, 1);
+  assert.equal((/** @type {any} */ (await client.describe())).error.message, "test bridge", "the port serves");
+  client.close();
+});
+
+test("a hello that races the page's start is answered once: a repeated nonce gets no second welcome or port", async (t) => {
+  const win = new PageWindow();
+  const bridge = countingBridge();
+  // The client's hello is on its way when the page starts listening: the
+  // page answers it, and the client's repeat on ready finds it answered.
+  const pending = connectFromContentScript({ window: /** @type {any} */ (win) });
+  const h = exposeToExtension(bridge, { window: /** @type {any} */ (win) });
+  t.after(() => h.dispose());
+  const client = await pending;
+  assert.ok(await until(() => posted(win, "hello").length === 2), "the client said its hello again on ready");
+  await settle();
+  await settle();
+  assert.equal(posted(win, "welcome").length, 1, "one welcome");
+  assert.equal(bridge.listeners.size, 1, "one port");
+  // A hello repeated by hand, at once and after a while: still one port.
+  const hello = { pinhole: "hello", channel: "pinhole", nonce: "fedcba9876543210", v: 1 };
+  win.deliver(hello, win.location.origin, win);
+  win.deliver(hello, win.location.origin, win);
+  assert.ok(await until(() => posted(win, "welcome").length === 2));
+  win.deliver(hello, win.location.origin, win);
+  await settle();
+  await settle();
+  assert.equal(posted(win, "welcome").length, 2, "a nonce is answered once");
+  assert.equal(bridge.listeners.size, 2);
+  // Also once its port is closed: a repeat then would open a port nobody takes.
+  client.close();
+  assert.ok(await until(() => bridge.listeners.size === 1));
+  win.deliver({ ...hello, nonce: posted(win, "hello")[0].data.nonce }, win.location.origin, win);
+  await settle();
+  await settle();
+  assert.equal(posted(win, "welcome").length, 2);
+  assert.equal(bridge.listeners.size, 1);
+});
+
+test("a ready from another source, origin or channel, or of another version, makes the client say nothing", async () => {
+  const win = new PageWindow();
+  const pending = connectFromContentScript({ window: /** @type {any} */ (win), timeoutMs: 400 });
+  const ready = { pinhole: "ready", channel: "pinhole", v: 1 };
+  win.deliver(ready, "https://shop.example", new EventTarget()); // another frame
+  win.deliver(ready, "https://evil.example", win); // another origin
+  win.deliver({ ...ready, channel: "other" }, "https://shop.example", win);
+  win.deliver({ ...ready, v: 2 }, "https://shop.example", win);
+  win.deliver("ready", "https://shop.example", win);
+  await settle();
+  await settle();
+  assert.equal(posted(win, "hello").length, 1, "only the first hello");
+  // The page's own ready, by contrast, brings the same hello again.
+  win.deliver(ready, "https://shop.example", win);
+  assert.ok(await until(() => posted(win, "hello").length === 2));
+  assert.equal(posted(win, "hello")[1].data.nonce, posted(win, "hello")[0].data.nonce);
+  assert.ok(win.posted.every((m) => m.targetOrigin === "https://shop.example"), "never posted with target origin *");
+  await assert.rejects(pending, /did not answer/);
+  // And a page ignores a ready: it answers nothing to one.
+  const bridge = countingBridge();
+  const h = exposeToExtension(bridge, { window: /** @type {any} */ (win) });
+  const before = win.posted.length;
+  win.deliver(ready, "https://shop.example", win);
+  await settle();
+  await settle();
+  assert.equal(win.posted.length, before);
+  assert.equal(bridge.listeners.size, 0);
+  h.dispose();
+});
+
+test("without a ready the client says its hello again after 1 s, and stops once welcomed", async (t) => {
+  const win = new PageWindow();
+  const pending = connectFromContentScript({ window: /** @type {any} */ (win), timeoutMs: 3000 });
+  await settle();
+  // A page whose bridge predates ready: it listens, says nothing.
+  const bridge = countingBridge();
+  /** @type {any} */
+  let h;
+  t.after(() => h?.dispose());
+  const real = win.postMessage.bind(win);
+  win.postMessage = (/** @type {any} */ data, /** @type {string} */ to, /** @type {any[]} */ tr) => {
+    if (data?.pinhole !== "ready") real(data, to, tr);
+  };
+  h = exposeToExtension(bridge, { window: /** @type {any} */ (win) });
+  const started = Date.now();
+  const client = await pending;
+  const waited = Date.now() - started;
+  assert.ok(waited >= 800 && waited < 2500, `answered after ${waited} ms, by the repeat at 1 s`);
+  assert.equal(posted(win, "hello").length, 2);
+  await new Promise((r) => setTimeout(r, 1200));
+  assert.equal(posted(win, "hello").length, 2, "no repeat once welcomed");
+  client.close();
+});
+
+test("a pending call settles when the page's end of the port goes away without a word", async () => {
+  const win = new PageWindow();
+  /** @type {MessagePort | undefined} */
+  let pagePort;
+  // A page that answers the handshake, takes requests and then vanishes
+  // (navigated away, crashed): its port closes, no "closed" is sent.
+  win.addEventListener("message", (/** @type {any} */ e) => {
+    if (e.data?.pinhole !== "hello" || pagePort) return;
+    const mc = new MessageChannel();
+    pagePort = mc.port1;
+    pagePort.onmessage = () => {}; // hears the request, never answers
+    win.postMessage({ pinhole: "welcome", channel: "pinhole", nonce: e.data.nonce, v: 1 }, win.location.origin, [mc.port2]);
+  });
+  const client = await connectFromContentScript({ window: /** @type {any} */ (win) });
+  const pending = client.describe({ limit: 1 });
+  await settle();
+  /** @type {MessagePort} */ (pagePort).close();
+  const r = /** @type {any} */ (await Promise.race([pending, new Promise((res) => setTimeout(() => res("still pending"), 2000))]));
+  assert.equal(r?.error?.code, "not_loaded", JSON.stringify(r));
+  assert.match(r.error.message, /went away/);
+  const after = /** @type {any} */ (await client.describe());
+  assert.equal(after.error.code, "not_loaded", "later calls answer at once");
 });

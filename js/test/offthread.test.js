@@ -24,10 +24,16 @@ class FakeWorker {
   static made = 0;
   /** When set, the next worker fails to load, as a missing script does. */
   static failLoad = false;
+  /** When set, the next Worker constructor throws, as a browser refusing the script does. */
+  static refuse = false;
   /** How many of the workers' next messages to the page fail to post (DataCloneError). */
   static failPosts = 0;
   /** @param {string | URL} url @param {any} opts */
   constructor(url, opts) {
+    if (FakeWorker.refuse) {
+      FakeWorker.refuse = false;
+      throw new DOMException(`Script at '${url}' cannot be accessed from this origin`, "SecurityError"); // as Chromium words it
+    }
     FakeWorker.made++;
     assert.deepEqual(opts, { type: "module" });
     /** @type {any} */ this.onmessage = null;
@@ -205,22 +211,68 @@ test("a worker handler that throws outside its own guard answers a trap for that
   p.dispose();
 });
 
-test("a worker script that cannot load: the default host falls back to this thread, host: \"worker\" rejects", async () => {
+/** The bridge's host_fallback events among audit events. @param {any[]} audit */
+const fallbacks = (audit) => audit.filter((e) => e.kind === "host_fallback");
+
+test("a worker script that cannot load: the default host falls back to this thread and says so, host: \"worker\" rejects", async () => {
   /** @type {any} */ (globalThis).document = {}; // a page: the default host is the worker
   try {
     FakeWorker.failLoad = true;
-    const { p } = await bridge(/** @type {any} */ (undefined));
+    const { p, audit } = await bridge(/** @type {any} */ (undefined));
     assert.equal(p.host, "main");
     assert.equal((/** @type {any} */ (await p.describe({ limit: 1 }))).context.recordsTotal, 48);
+    assert.deepEqual(fallbacks(audit), [{ source: "bridge", kind: "host_fallback", cause: "worker_load_failed" }],
+      "once, through onAudit, with why and nothing else");
+    assert.equal(audit[0].kind, "host_fallback", "reported as the bridge starts, before its other events");
     p.dispose();
     FakeWorker.failLoad = true;
     await assert.rejects(bridge("worker"), { name: "WorkerError" });
-    const { p: q } = await bridge(/** @type {any} */ (undefined));
+    const { p: q, audit: seen } = await bridge(/** @type {any} */ (undefined));
     assert.equal(q.host, "worker", "with the script there, a page's default is the worker");
+    assert.deepEqual(fallbacks(seen), [], "no fallback, no event");
     q.dispose();
+    // A worker the browser refuses to construct (a Content-Security-Policy, another origin).
+    FakeWorker.refuse = true;
+    const { p: r, audit: refused } = await bridge(/** @type {any} */ (undefined));
+    assert.equal(r.host, "main");
+    assert.deepEqual(fallbacks(refused).map((e) => e.cause), ["worker_refused"]);
+    r.dispose();
+    // This thread asked for: no fallback, whatever the worker would have done.
+    FakeWorker.failLoad = true;
+    const { p: m, audit: main } = await bridge("main");
+    FakeWorker.failLoad = false;
+    assert.deepEqual(fallbacks(main), []);
+    m.dispose();
   } finally {
     delete (/** @type {any} */ (globalThis)).document;
   }
+  const { p: n, audit: node } = await bridge(/** @type {any} */ (undefined)); // Node: no page, this thread by default
+  assert.equal(n.host, "main");
+  assert.deepEqual(fallbacks(node), []);
+  n.dispose();
+});
+
+test("a worker script that fails to load: the error names it without query or fragment, and what to check", async () => {
+  const worker = "https://cdn.example/assets/pinhole-worker.js?token=s3cret#frag";
+  FakeWorker.failLoad = true;
+  const err = await bridge("worker", { worker }).then(() => assert.fail("started"), (e) => e);
+  assert.equal(err.name, "WorkerError");
+  assert.ok(err.message.includes("https://cdn.example/assets/pinhole-worker.js "), err.message);
+  assert.doesNotMatch(err.message, /s3cret|frag/);
+  for (const hint of [/served there as JavaScript/, /wrong path/, /import map/, /bare specifiers/,
+    /bundle @pinholectx\/pinhole\/worker\.js and pass its URL as the worker option/, /Content-Security-Policy/, /host: "main"/]) {
+    assert.match(err.message, hint);
+  }
+  // The package's own script, located by the bundler pattern, is named as such.
+  FakeWorker.failLoad = true;
+  const own = await bridge("worker").then(() => assert.fail("started"), (e) => e);
+  assert.match(own.message, /the package's worker script/);
+  // A worker the browser refuses: its location and the same checks.
+  FakeWorker.refuse = true;
+  const refused = await bridge("worker", { worker }).then(() => assert.fail("started"), (e) => e);
+  assert.equal(refused.name, "WorkerError");
+  assert.match(refused.message, /the worker https:\/\/cdn\.example\/assets\/pinhole-worker\.js could not start \(SecurityError\): check/);
+  assert.doesNotMatch(refused.message, /s3cret/);
 });
 
 test("a Response as wasm: a worker that cannot start falls back to this thread with the Response unread there", async () => {
@@ -229,8 +281,9 @@ test("a Response as wasm: a worker that cannot start falls back to this thread w
     const bytes = readFileSync(WASM);
     for (const type of ["application/wasm", "application/octet-stream"]) {
       FakeWorker.failLoad = true;
-      const { p } = await bridge(/** @type {any} */ (undefined), { wasm: new Response(bytes, { headers: { "content-type": type } }) });
+      const { p, audit } = await bridge(/** @type {any} */ (undefined), { wasm: new Response(bytes, { headers: { "content-type": type } }) });
       assert.equal(p.host, "main", type);
+      assert.deepEqual(fallbacks(audit).map((e) => e.cause), ["worker_load_failed"], type);
       assert.equal((/** @type {any} */ (await p.describe({ limit: 1 }))).context.recordsTotal, 48, type);
       p.dispose();
     }

@@ -5,7 +5,7 @@ import type { DescribeResponse, ExecuteResult, StoreLike } from "@pinholectx/pin
 import { fromRedux } from "@pinholectx/pinhole/redux";
 import { fromZustand } from "@pinholectx/pinhole/zustand";
 import { fromExternalStore, usePinhole, PinholeProvider, useProvidedPinhole } from "@pinholectx/pinhole/react";
-import type { PinholeState } from "@pinholectx/pinhole";
+import type { HostFallbackCause, PinholeState } from "@pinholectx/pinhole";
 import { fromPinia } from "@pinholectx/pinhole/pinia";
 import { fromMobx } from "@pinholectx/pinhole/mobx";
 import { connectFromContentScript } from "@pinholectx/pinhole/extension";
@@ -20,7 +20,15 @@ async function main(): Promise<void> {
     manifest: { pinhole: 1 },
     store,
     actions: { "order.ship": async (req) => { void req.record; } },
-    onAudit: (e) => { if (e.source === "bridge" && e.kind === "boundary") void e.path; },
+    onAudit: (e) => {
+      if (e.source === "bridge" && e.kind === "boundary") void e.path;
+      if (e.source === "bridge" && e.kind === "host_fallback") {
+        const why: HostFallbackCause = e.cause;
+        // @ts-expect-error: a cause outside the list does not type-check.
+        const other: HostFallbackCause = "no_such_cause";
+        void [why, other];
+      }
+    },
     coalesce: "frame",
   });
   const d: DescribeResponse | PinholeError = await pinhole.describe({ offset: 0, limit: 8 });
