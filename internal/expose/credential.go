@@ -28,9 +28,9 @@ import (
 //   - a value assigned to a secret-looking name ("NAME=value",
 //     "NAME: value", JSON, YAML, a URL query or fragment, a path segment
 //     after /token/ or /invite/) when the value looks random, or is 16 or
-//     more letters and digits that are not words (namedKey); a quoted
-//     value may hold symbols, and a variable or placeholder ("$DB_PASS",
-//     "{{PASSWORD}}", "<your-password>") is not a value;
+//     more letters and digits that are not words (namedKey); a variable
+//     or placeholder ("$DB_PASS", "{{PASSWORD}}", "<your-password>") is
+//     not a value;
 //   - long random base64 or base62 words (an AWS secret key, a key of an
 //     unknown provider).
 //
@@ -372,16 +372,15 @@ var prefixRules = []prefixRule{
 	{"pat", setKeyDot, 79, 0, checkRandom}, // Airtable: 14 letters and digits, ".", 64 hex
 	{"b_", setKeyDot, 44, 0, checkRandom},
 	// From trufflehog's detectors: Voiceflow, Zoho, Langfuse, PubNub,
-	// SpectralOps, trufflehog Enterprise, Bannerbear, BestTime, Fleetbase,
-	// AWS AppSync, dfuse, the AWS key ids of the A3T series
+	// SpectralOps, trufflehog Enterprise, Bannerbear, Fleetbase, AWS
+	// AppSync, the AWS key ids of the A3T series
 	{"VF.DM.", setKeyDot, 41, 41, checkVaried}, {"VF.WS.", setKeyDot, 41, 41, checkVaried},
 	{"VF.", setKeyDot, 41, 41, checkVaried}, {"1000.", setKeyDot, 65, 65, checkVaried},
 	{"sk-lf-", setHexDash, 36, 36, checkVaried}, {"pub-c-", setKey, 36, 36, checkVaried},
 	{"sub-c-", setKey, 36, 36, checkVaried}, {"spu-", setAlnum, 32, 32, checkVaried},
 	{"thog-key-", setHex, 16, 16, checkVaried}, {"thog-secret-", setHex, 32, 32, checkVaried},
 	{"bb_pr_", setHex, 30, 30, checkVaried}, {"bb_ma_", setHex, 30, 30, checkVaried},
-	{"pri_", setHex, 32, 32, checkVaried}, {"flb_live_", setAlnum, 20, 20, checkVaried},
-	{"da2-", setAlnum, 26, 26, checkVaried}, {"web_", setAlnum, 32, 32, checkDigit},
+	{"flb_live_", setAlnum, 20, 20, checkVaried}, {"da2-", setAlnum, 26, 26, checkVaried},
 	{"A3T", setUpper, 17, 17, checkVaried},
 }
 
@@ -575,13 +574,16 @@ func prefixAt(s string, i int, r *prefixRule) bool {
 }
 
 // splitBody joins a key body that a line break or blanks (at most eight
-// bytes of them, U+2028 and U+2029 included) cut after its first n bytes, when that part is at least a
-// quarter of the rule's shortest body and 4 bytes: the joined body, its
-// length, and whether there was such a cut. The part after the cut is read
-// in the rule's set; whether the whole is a key is then decided as for an
-// uncut body.
+// bytes of them, U+2028 and U+2029 included) cut after its first n bytes:
+// the joined body, its length, and whether there was such a cut. Only
+// bodies of letters and digits are joined (a body that may hold "_", "-"
+// or "." would swallow the next identifier), only when the first part
+// holds at least a quarter of the rule's shortest body and 4 bytes, and
+// only when the joined body looks random: "ASIAPACIFIC WAREHOUSE" and
+// "API-GATEWAYPRO2024 REGIONALEDITION" stay words. The whole is then
+// decided as an uncut body (length, alphabet, end of token, placeholder).
 func splitBody(rest string, n int, r *prefixRule) (string, int, bool) {
-	if n < 4 || 4*n < int(r.min) {
+	if n < 4 || 4*n < int(r.min) || r.set != setAlnum && r.set != setUpper && r.set != setHex {
 		return "", 0, false
 	}
 	gap := n
@@ -594,19 +596,22 @@ func splitBody(rest string, n int, r *prefixRule) (string, int, bool) {
 			break
 		}
 	}
-	if gap == n || gap-n >= 8 || gap == len(rest) {
-		return "", 0, false
+	if gap == n || gap >= len(rest) || isSpace(rest[gap]) {
+		return "", 0, false // no cut, nothing after it, or more than eight bytes of blanks
 	}
 	m := 0
 	for gap+m < len(rest) && n+m <= maxBody && inSet(r.set, rest[gap+m]) {
 		m++
 	}
-	for m > 0 && (rest[gap+m-1] == '.' || rest[gap+m-1] == '-') && r.set != setHexDash {
-		m--
+	if m == 0 {
+		return "", 0, false
 	}
 	// The joined body and the byte after it, for the end-of-token check.
 	joined := rest[:n] + rest[gap:min(gap+m+1, len(rest))]
-	return joined, n + m, m > 0
+	if !looksRandom(joined[:n+m]) {
+		return "", 0, false
+	}
+	return joined, n + m, true
 }
 
 // varied rejects placeholders: a body needs at least min(len/4, 8)
@@ -1034,15 +1039,8 @@ func assignmentAt(s string, i int) bool {
 	}
 	// The value: past "=", ">", blanks and quotes, then up to a delimiter.
 	v := i + 1
-	var quote byte
 	for k := 0; k < 6 && v < len(s) && (s[v] == '=' || s[v] == '>' || s[v] == ' ' || s[v] == '\t' || quoteByte(s[v])); k++ {
-		if quoteByte(s[v]) && s[v] != '\\' {
-			quote = s[v]
-		}
 		v++
-	}
-	if w, ok := quotedEnd(s, v, quote); ok {
-		return namedValue(kind, s[v:w], s[i])
 	}
 	w := v
 	for w < len(s) && w-v <= maxBody && valueByte(s[w]) {
@@ -1080,27 +1078,33 @@ func namedValue(kind int, val string, sep byte) bool {
 // reference reports whether v names a value instead of holding one: an
 // environment or template variable ("$DB_PASS", "${DB_PASS}", "%DB_PASS%",
 // "{{ .Password }}", "%(password)s") or a placeholder in angle brackets
-// ("<your-password>"), whose name is letters, digits, "_", "-", "." and
-// blanks.
+// ("<your-password>"). A bare "$" or "%" name counts only when it is
+// written as variables are (UPPER_SNAKE or lower_snake, not random): a
+// password may well start with "$" ("$uperS3cret").
 func reference(v string) bool {
-	name := ""
+	name, bare := "", false
 	switch {
 	case len(v) < 3:
 		return false
 	case strings.HasPrefix(v, "${") && v[len(v)-1] == '}':
 		name = v[2 : len(v)-1]
-	case v[0] == '$':
-		name = v[1:]
 	case strings.HasPrefix(v, "{{") && strings.HasSuffix(v, "}}"):
 		name = v[2 : len(v)-2]
 	case strings.HasPrefix(v, "%(") && strings.HasSuffix(v, ")s"):
 		name = v[2 : len(v)-2]
-	case v[0] == '%' && v[len(v)-1] == '%', v[0] == '<' && v[len(v)-1] == '>':
+	case v[0] == '<' && v[len(v)-1] == '>':
 		name = v[1 : len(v)-1]
+	case v[0] == '$':
+		name, bare = v[1:], true
+	case v[0] == '%' && v[len(v)-1] == '%':
+		name, bare = v[1:len(v)-1], true
 	default:
 		return false
 	}
 	name = strings.TrimSpace(name)
+	if bare {
+		return variableName(name)
+	}
 	for i := 0; i < len(name); i++ {
 		if !nameByte(name[i]) && name[i] != ' ' {
 			return false
@@ -1109,25 +1113,27 @@ func reference(v string) bool {
 	return name != ""
 }
 
-// quotedEnd: a value opened by a quote may hold the symbols that end an
-// unquoted one ("p&ss;w(rd)"): it ends at its closing quote, on the same
-// word (a blank first means prose, judged as unquoted). It returns the
-// end, before the quote and before a backslash that escapes it.
-func quotedEnd(s string, v int, quote byte) (int, bool) {
-	if quote == 0 {
-		return 0, false
+// variableName reports whether name is written as environment and shell
+// variables are: letters of one case, digits and "_", starting with a
+// letter or "_", and not random-looking.
+func variableName(name string) bool {
+	if name == "" || isDigit(name[0]) {
+		return false
 	}
-	w := v
-	for w < len(s) && w-v <= maxBody && s[w] != quote && s[w] > ' ' && s[w] < 0x7f {
-		w++
+	var upper, lower bool
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case isUpper(c):
+			upper = true
+		case isLower(c):
+			lower = true
+		case isDigit(c) || c == '_':
+		default:
+			return false
+		}
 	}
-	if w == v || w >= len(s) || s[w] != quote {
-		return 0, false
-	}
-	if s[w-1] == '\\' {
-		w--
-	}
-	return w, w > v
+	return !(upper && lower) && !looksRandom(name) && !namedKey(name)
 }
 
 // namedKey: a value after a secret name that looksRandom leaves because

@@ -304,17 +304,16 @@ func TestIsCredentialCases(t *testing.T) {
 		// A prefixed key cut by a line break or blanks is joined.
 		{"note: ghp_R8fKq2LmZ0xW7vTn4Yc\nB9sHd1JpE6uGa3Qo5 thanks", true},
 		{"sk_live_4eC39HqLyjWDarj\r\n  tp7dc0T3f2sLm", true},
-		{"AKIAIOSF ODNN7EXAMPLE", true},
+		{"AKIA4Q7Z B2XK9PLM3WTR", true},
+		{"ASIAPACIFIC WAREHOUSE", false},
+		{"Product API-GATEWAYPRO2024 REGIONALEDITION", false},
+		{"test_payment_intent pi_3MtwBwLkdIwHu7ix28a3tqPa", false},    // a Stripe object id
+		{"ghp_R8fKq2LmZ0xW7vTn4Yc\n       B9sHd1JpE6uGa3Qo5", true},   // eight bytes of blanks
+		{"ghp_R8fKq2LmZ0xW7vTn4Yc\n        B9sHd1JpE6uGa3Qo5", false}, // nine: two texts
 		{"ghp_R8fKq2LmZ0xW7vTn4Yc\u2028B9sHd1JpE6uGa3Qo5", true},
 		{"Order AKIA2026 SHIPPED TODAY", false},
 		{"ghp_ is the prefix GitHub uses", false},
 		{"see sk_test_abcdef ghijklmnop", false},
-		// A quoted value may hold the symbols that end an unquoted one.
-		{`password = "p&ss;w(rd)9"`, true},
-		{`{"db_password": "Tr0ub4dor&3"}`, true},
-		{`PWD='x<y>z!Q2q'`, true},
-		{`api_secret: "Zk4(vQ9]pL2;wR7&nT5"`, true},
-		{`"password": "ask the admin"`, false}, // a blank: prose, judged unquoted
 		// A variable or a placeholder names a value without holding it.
 		{`"password": "{{PASSWORD}}"`, false},
 		{`password = "${DB_PASS}"`, false},
@@ -322,6 +321,11 @@ func TestIsCredentialCases(t *testing.T) {
 		{`"password": "<your-password>"`, false},
 		{`"password": "%(password)s"`, false},
 		{`"password": "%DB_PASSWORD%"`, false},
+		// A password or key may start with "$" or "%".
+		{`{"password": "$uperS3cret"}`, true},
+		{`DB_PASSWORD=$Xk29fLq7Vt`, true},
+		{`{"api_key": "$k7QvX9pL2mZ4wR8tY6nB3cD5"}`, true},
+		{`password: %Tr0ub4dor%`, true},
 		{"Basic plan for small teams", false},             // "plan" is not base64 of user:pass
 		{"Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ==", true},      // RFC 7617 example
 		{"password: please ask the administrator", false}, // prose

@@ -352,13 +352,38 @@ func samePlace(a, b *wire.Page) bool {
 }
 
 // RecordChanged reports whether record tr of to shows differently from the
-// same record fr of from: a projected field differs, or the record moved
-// to another collection. A change the projection hides (a masked value
-// whose mask is the same, a value only an availability rule reads) does
-// not count.
-func RecordChanged(fr, tr *Rec, from, to *Snapshot, k *expose.Keyer) bool {
-	_, changed := changedRecord(fr, tr, from, to, k)
-	return changed
+// same record fr of from: a projected field differs, a field appeared or
+// went, or the record moved to another collection. A change the projection
+// hides (a masked value whose mask is the same, a value only an
+// availability rule reads) does not count. An alias or placeholder field
+// counts as changed when its value did (its token changes with it), without
+// minting the token: nobody is shown it.
+func RecordChanged(fr, tr *Rec, from, to *Snapshot) bool {
+	if from.Item(fr) == to.Item(tr) && fr.Coll == tr.Coll {
+		return false
+	}
+	if fr.Coll != tr.Coll {
+		return true
+	}
+	col := &to.Plan.Collections[tr.Coll]
+	max := to.limits().MaxFieldChars
+	for i := range col.Fields {
+		f := &col.Fields[i]
+		ov, nv := f.From.Resolve(from.Item(fr)), f.From.Resolve(to.Item(tr))
+		if jsonval.Equal(ov, nv) {
+			continue
+		}
+		if ov == nil || nv == nil || f.Expose == manifest.Alias || f.Expose == manifest.Placeholder {
+			return true
+		}
+		var was, now wire.Record
+		field(&was, f, ov, max, nil) // plain and mask: no tokens
+		field(&now, f, nv, max, nil)
+		if string(wire.Encode(&was)) != string(wire.Encode(&now)) {
+			return true
+		}
+	}
+	return false
 }
 
 // keepNames keeps the names that are keys of m.

@@ -73,7 +73,7 @@ func (s *Session) prepare(v *jsonval.Value) ([]byte, *wire.Error) {
 		return nil, e
 	}
 	max := s.plan.Limits.MaxResponseBytes
-	var sz tokenSizes
+	sz := tokenSizes{budget: TokenBudget(max, len(cp.Slots))}
 	resolved, err := s.resolveTokens(ci, rec, input, &sz)
 	if err != nil {
 		return nil, err
@@ -136,7 +136,7 @@ func (s *Session) stale(id string, ci int, rec *project.Rec) *wire.Error {
 		oldRec = &old.Records[j]
 		// What the agent saw of the record, not its whole declared item:
 		// a hidden value that changed must not show as a stale snapshot.
-		if project.RecordChanged(oldRec, rec, old, s.snap, s.keyer) {
+		if project.RecordChanged(oldRec, rec, old, s.snap) {
 			return changed
 		}
 	}

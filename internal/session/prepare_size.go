@@ -8,40 +8,47 @@ import (
 	"github.com/pinholectx/pinhole/internal/wire"
 )
 
-// TokenValueBytes is what a prepare answer budgets for each token it
-// resolves, and the most a value behind a token may take as JSON.
+// TokenBudget is what a prepare answer of a capability with slots token
+// slots budgets for each token it resolves, and the most a value behind one
+// of its tokens may take as JSON: three quarters of maxResponseBytes shared
+// by the slots (the last quarter is for the agent's own input and the
+// answer's envelope).
 //
 // A prepare answer is at most maxResponseBytes, and a token resolves to the
 // value it stands for: every token slot may hold the token of the same
 // large value, so a small input could otherwise ask for an answer many
-// thousand times its size. But whether an answer fits must not depend on
-// the hidden values, or the agent, padding its own input, learns the length
-// of the value behind a token one refusal at a time. So the answer is
-// judged on what the agent knows: its own input, the envelope, and
-// TokenValueBytes per token resolved. The only thing a hidden value
-// decides is whether it is longer than TokenValueBytes, a fixed threshold
-// the agent cannot move.
-const TokenValueBytes = 2048
+// times its size. But whether an answer fits must not depend on the hidden
+// values, or the agent, padding its own input, learns the length of the
+// value behind a token one refusal at a time. So the answer is judged on
+// what the agent knows: its own input, the envelope, and the budget per
+// token resolved. The only thing a hidden value decides is whether it is
+// longer than the budget, a threshold the manifest fixes and the agent
+// cannot move. Since slots cannot repeat (none sits inside an array), an
+// input that fills every slot still has the last quarter for itself.
+func TokenBudget(maxResponseBytes, slots int) int {
+	return (maxResponseBytes - maxResponseBytes/4) / max(slots, 1)
+}
 
 // tokenSizes counts the tokens a prepare resolves and the encoded length of
 // the values they stand for.
 type tokenSizes struct {
+	budget  int  // TokenBudget of the capability
 	n       int  // tokens resolved
-	bytes   int  // their values' encoded length, each at most TokenValueBytes
-	tooLong bool // a value is longer than TokenValueBytes
+	bytes   int  // their values' encoded length, each at most budget
+	tooLong bool // a value is longer than budget
 }
 
 // add counts one resolved value. Its length is counted up to the bound
 // first, so that a huge value costs no more than the bound to measure.
 func (t *tokenSizes) add(v *jsonval.Value) {
 	t.n++
-	if _, over := patch.SizeUpTo(v, TokenValueBytes); over {
+	if _, over := patch.SizeUpTo(v, t.budget); over {
 		t.tooLong = true
 		return
 	}
 	// patch.SizeUpTo counts strings at their length; escapes can add.
 	n := len(jsonval.Marshal(v))
-	if n > TokenValueBytes {
+	if n > t.budget {
 		t.tooLong = true
 		return
 	}
@@ -51,27 +58,24 @@ func (t *tokenSizes) add(v *jsonval.Value) {
 // check refuses, before the answer is built, an input that the agent
 // wrote (tokens as written) whose tokens' budget would not fit max.
 func (t *tokenSizes) check(input *jsonval.Value, max int) *wire.Error {
-	if t.n > max/TokenValueBytes {
-		return tooLarge(max)
-	}
-	if _, over := patch.SizeUpTo(input, max-t.n*TokenValueBytes); over {
-		return tooLarge(max)
+	if _, over := patch.SizeUpTo(input, max-t.n*t.budget); over {
+		return t.tooLarge(max)
 	}
 	return nil
 }
 
 // fitted returns a prepare answer, or the error when the answer with each
-// resolved value counted at TokenValueBytes would pass max. answer holds
+// resolved value counted at the budget would pass max. answer holds
 // each resolved value in its own encoding, so the answer less their
 // lengths is what the agent wrote, and the envelope: nothing hidden.
 func (t *tokenSizes) fitted(answer []byte, max int) ([]byte, *wire.Error) {
-	if len(answer)-t.bytes+t.n*TokenValueBytes > max {
-		return nil, tooLarge(max)
+	if len(answer)-t.bytes+t.n*t.budget > max {
+		return nil, t.tooLarge(max)
 	}
 	return answer, nil
 }
 
-func tooLarge(max int) *wire.Error {
-	return wire.NewError(wire.CodeInvalidInput, "the input, with "+strconv.Itoa(TokenValueBytes)+
+func (t *tokenSizes) tooLarge(max int) *wire.Error {
+	return wire.NewError(wire.CodeInvalidInput, "the input, with "+strconv.Itoa(t.budget)+
 		" bytes for each token it holds, exceeds maxResponseBytes ("+strconv.Itoa(max)+")", "")
 }

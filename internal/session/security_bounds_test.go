@@ -412,7 +412,8 @@ func TestPrepareAnswerBounded(t *testing.T) {
 // maxResponseBytes is decided by what the agent knows. Padding its own
 // free text until prepare refuses, an agent finds the same threshold
 // whatever the length of the value behind its token; a value longer than
-// session.TokenValueBytes is refused whatever the padding. Before, the
+// its capability's session.TokenBudget is refused whatever the padding.
+// Before, the
 // threshold moved byte for byte with the hidden value, and a binary search
 // of a dozen prepares read its exact length.
 func TestPrepareBoundSaysNothingOfHiddenLengths(t *testing.T) {
@@ -424,8 +425,9 @@ func TestPrepareBoundSaysNothingOfHiddenLengths(t *testing.T) {
 	    "input":{"type":"object","properties":{
 	      "answer":{"type":"string","x-pinhole-token":{"field":"answer","record":"token"}},
 	      "comment":{"type":"string"}},"required":["answer"],"additionalProperties":false}}]}`
+	budget := session.TokenBudget(maxResponse, 1) // one token slot
 	answers := []string{"x", "hunter2", "correct horse battery staple", strings.Repeat("\u0001", 300),
-		strings.Repeat("a", session.TokenValueBytes-2), strings.Repeat("b", session.TokenValueBytes)}
+		strings.Repeat("a", budget-2), strings.Repeat("b", budget)}
 	var st strings.Builder
 	st.WriteString(`{"users":[`)
 	for i, a := range answers {
@@ -473,8 +475,8 @@ func TestPrepareBoundSaysNothingOfHiddenLengths(t *testing.T) {
 		return lo
 	}
 	want := threshold(placeholders[0])
-	if want < maxResponse-2*session.TokenValueBytes {
-		t.Fatalf("threshold %d: the bound takes far more than one token's budget", want)
+	if want > maxResponse-budget || want < maxResponse-budget-256 {
+		t.Fatalf("threshold %d: the bound is not one token's budget (%d) and the envelope", want, budget)
 	}
 	for i, ph := range placeholders[1 : len(answers)-1] {
 		if got := threshold(ph); got != want {
@@ -485,7 +487,7 @@ func TestPrepareBoundSaysNothingOfHiddenLengths(t *testing.T) {
 	for _, pad := range []int{0, 100, want} {
 		ok, e := fits(long, pad)
 		if ok || !strings.Contains(e.Message, "longer than") || strings.Contains(e.Message, "bbbb") {
-			t.Errorf("a value longer than TokenValueBytes, padding %d: %v", pad, e)
+			t.Errorf("a value longer than the budget, padding %d: %v", pad, e)
 		}
 	}
 }
@@ -494,4 +496,45 @@ func TestPrepareBoundSaysNothingOfHiddenLengths(t *testing.T) {
 func jsonString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+// TestPrepareTokenBudgetFitsEverySlot: the budget is the capability's share
+// of maxResponseBytes, so an input that fills every token slot with values
+// within it, and has some text of its own, is answered, even at the
+// smallest maxResponseBytes.
+func TestPrepareTokenBudgetFitsEverySlot(t *testing.T) {
+	for _, slots := range []int{1, 2, 5} {
+		props, fields, members, values := []string{`"msg":{"type":"string"}`}, []string{}, []string{`"msg":"Your order has shipped"`}, []string{`"id":"a"`}
+		budget := session.TokenBudget(4096, slots)
+		for i := range slots {
+			n := strconv.Itoa(i)
+			props = append(props, `"p`+n+`":{"type":"string","x-pinhole-token":{"field":"f`+n+`"}}`)
+			fields = append(fields, `"f`+n+`":{"from":"/f`+n+`","expose":"alias"}`)
+			values = append(values, `"f`+n+`":"`+strings.Repeat(string(rune('a'+i)), budget-2)+`"`)
+		}
+		manifest := `{"pinhole":1,"limits":{"maxResponseBytes":4096},"regions":[{"id":"r","description":"Records"}],
+		  "collections":[{"region":"r","from":"/items","id":"/id","fields":{` + strings.Join(fields, ",") + `}}],
+		  "capabilities":[{"name":"send","description":"Send","scope":"record","region":"r",
+		    "input":{"type":"object","properties":{` + strings.Join(props, ",") + `}}}]}`
+		s := session.New()
+		for _, req := range [][]byte{
+			wire.LoadRequest([]byte(manifest), "bounds-test-key-0123456789"),
+			wire.ObserveRequest([]byte(`{"items":[{` + strings.Join(values, ",") + `}]}`)),
+		} {
+			if out := s.Call(req); wire.DecodeError(out) != nil {
+				t.Fatalf("%d slots: %.300s", slots, out)
+			}
+		}
+		aliases := regexp.MustCompile(`al_[A-Za-z0-9_-]{24}`).FindAllString(string(s.Call([]byte(`{"op":"describe","record":["a"]}`))), -1)
+		if len(aliases) != slots {
+			t.Fatalf("%d slots: %d aliases", slots, len(aliases))
+		}
+		for i, a := range aliases {
+			members = append(members, `"p`+strconv.Itoa(i)+`":"`+a+`"`)
+		}
+		out := s.Call([]byte(`{"op":"prepare","capability":"send","record":"a","input":{` + strings.Join(members, ",") + `}}`))
+		if e := wire.DecodeError(out); e != nil || len(out) > 4096 {
+			t.Errorf("%d slots, each value %d bytes: %d bytes, %.200s", slots, budget, len(out), out)
+		}
+	}
 }
