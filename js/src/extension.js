@@ -173,7 +173,11 @@ export function connectFromContentScript(options = {}) {
   return new Promise((resolve, reject) => {
     /** @type {ReturnType<typeof setTimeout> | undefined} */
     let resend;
+    // done: answered or timed out. A window that delivers synchronously
+    // can answer inside hello(), before later() arms the next repeat.
+    let done = false;
     const stop = () => {
+      done = true;
       clearTimeout(timer);
       clearTimeout(resend);
       win.removeEventListener("message", onMessage);
@@ -190,6 +194,7 @@ export function connectFromContentScript(options = {}) {
     // and bounded by the timeout; the page ignores a nonce it answered.
     /** @param {number} ms */
     const later = (ms) => {
+      if (done) return;
       resend = setTimeout(() => {
         hello();
         later(ms * 2);

@@ -387,3 +387,26 @@ test("a pending call settles when the page's end of the port goes away without a
   const after = /** @type {any} */ (await client.describe());
   assert.equal(after.error.code, "not_loaded", "later calls answer at once");
 });
+
+test("a window that delivers synchronously: once answered, the client says no more hellos", async () => {
+  class SyncWindow extends PageWindow {
+    /** @param {any} data @param {string} origin @param {any} source @param {any[]} [ports] @param {string} [targetOrigin] */
+    deliver(data, origin, source, ports = [], targetOrigin = "*") {
+      if (targetOrigin !== "*" && targetOrigin !== this.location.origin) return;
+      const ev = new Event("message");
+      Object.assign(ev, { data: structuredClone(data), origin, source, ports });
+      this.dispatchEvent(ev);
+    }
+  }
+  const win = new SyncWindow();
+  const store = plainStore(ordersState());
+  const p = await createPinhole({ wasm: WASM, manifest: MANIFEST, store });
+  p.exposeToExtension({ window: /** @type {any} */ (win) });
+  const client = await connectFromContentScript({ window: /** @type {any} */ (win) });
+  const hellos = () => win.posted.filter((m) => m.data.pinhole === "hello").length;
+  const before = hellos();
+  await new Promise((r) => setTimeout(r, 1500)); // past the first timed repeat (1 s)
+  assert.equal(hellos(), before, "no hello after the welcome");
+  client.close();
+  p.dispose();
+});
