@@ -674,3 +674,37 @@ func TestLargeObjectOperationsDoNotScan(t *testing.T) {
 		t.Fatalf("the patch took %v on 1,000 members and %v on 64,000", small, large)
 	}
 }
+
+// TestMemberIndexOutlivesRemovals: the index a patch keeps of a large
+// object it owns survives maxRemoved removals and is dropped at the next
+// (each removal moves the members after it up one place, so an index that
+// old would search too far back); every lookup stays exact, and the next
+// lookup after the drop indexes the object again. A broken drop would keep
+// results right through the fallback scan and only slow large patches
+// down, which no timing test tells apart cleanly.
+func TestMemberIndexOutlivesRemovals(t *testing.T) {
+	doc := parse(t, bigObject(1000))
+	a := applier{root: doc, doc: doc, left: -1}
+	o := a.parent(jsonval.Pointer{"o", "k0"}) // this patch's own copy of /o
+	for i := range maxRemoved + 1 {
+		last := "k" + strconv.Itoa(999-i)
+		if got, want := a.member(o, last), len(o.Keys)-1-i; got != want {
+			t.Fatalf("after %d removals: %s at %d, want %d", i, last, got, want)
+		}
+		a.remove(jsonval.Pointer{"o", "k" + strconv.Itoa(i)})
+		if kept, want := a.keys[o] != nil, i+1 <= maxRemoved; kept != want {
+			t.Fatalf("after %d removals: index kept %v, want %v", i+1, kept, want)
+		}
+	}
+	if a.member(o, "k999") != len(o.Keys)-1 || a.keys[o] == nil {
+		t.Fatal("the object is not indexed again on the next lookup")
+	}
+	for i, k := range o.Keys {
+		if got := a.member(o, k); got != i {
+			t.Fatalf("%s at %d, want %d", k, got, i)
+		}
+	}
+	if a.member(o, "k0") != -1 {
+		t.Fatal("a removed member is still found")
+	}
+}
