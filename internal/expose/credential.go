@@ -28,9 +28,8 @@ import (
 //   - a value assigned to a secret-looking name ("NAME=value",
 //     "NAME: value", JSON, YAML, a URL query or fragment, a path segment
 //     after /token/ or /invite/) when the value looks random, or is 16 or
-//     more letters and digits that are not words (namedKey); a variable
-//     or placeholder ("$DB_PASS", "{{PASSWORD}}", "<your-password>") is
-//     not a value;
+//     more letters and digits that are not words (namedKey); an
+//     environment variable ("$DB_PASS", "%DB_PASSWORD%") is not a value;
 //   - long random base64 or base62 words (an AWS secret key, a key of an
 //     unknown provider).
 //
@@ -579,8 +578,7 @@ func prefixAt(s string, i int, r *prefixRule) bool {
 // bodies of letters and digits are joined (a body that may hold "_", "-"
 // or "." would swallow the next identifier), only when the first part
 // holds at least a quarter of the rule's shortest body and 4 bytes, and
-// only when the joined body looks random: "ASIAPACIFIC WAREHOUSE" and
-// "API-GATEWAYPRO2024 REGIONALEDITION" stay words. The whole is then
+// only when the joined body is shaped like a key (keyShaped). The whole is then
 // decided as an uncut body (length, alphabet, end of token, placeholder).
 func splitBody(rest string, n int, r *prefixRule) (string, int, bool) {
 	if n < 4 || 4*n < int(r.min) || r.set != setAlnum && r.set != setUpper && r.set != setHex {
@@ -608,10 +606,29 @@ func splitBody(rest string, n int, r *prefixRule) (string, int, bool) {
 	}
 	// The joined body and the byte after it, for the end-of-token check.
 	joined := rest[:n] + rest[gap:min(gap+m+1, len(rest))]
-	if !looksRandom(joined[:n+m]) {
+	if !keyShaped(joined[:n+m], r) {
 		return "", 0, false
 	}
 	return joined, n + m, true
+}
+
+// keyShaped: a joined body that looks generated, not two words or a code
+// run together. Mixed-case bodies must look random; bodies of one case and
+// digits (AWS key ids are base32) need a digit and two letters, and their
+// classes must change at least twice for a rule of one fixed length, three
+// times otherwise: "ASIAPACIFIC WAREHOUSE" (no digit) and
+// "API-GATEWAYPRO2024 REGIONALEDITION" (two changes, not a fixed length)
+// stay text.
+func keyShaped(body string, r *prefixRule) bool {
+	if r.set == setAlnum && hasUpperLower(body) {
+		return looksRandom(body)
+	}
+	m := measure(body)
+	need := 3
+	if r.max > 0 && r.max == r.min {
+		need = 2
+	}
+	return m.digits > 0 && m.letters >= 2 && classChanges(body) >= need
 }
 
 // varied rejects placeholders: a body needs at least min(len/4, 8)
@@ -1075,65 +1092,48 @@ func namedValue(kind int, val string, sep byte) bool {
 	return slash > 0 && looksRandom(unescapeURL(val[:slash]))
 }
 
-// reference reports whether v names a value instead of holding one: an
-// environment or template variable ("$DB_PASS", "${DB_PASS}", "%DB_PASS%",
-// "{{ .Password }}", "%(password)s") or a placeholder in angle brackets
-// ("<your-password>"). A bare "$" or "%" name counts only when it is
-// written as variables are (UPPER_SNAKE or lower_snake, not random): a
-// password may well start with "$" ("$uperS3cret").
+// reference reports whether v, a value after a secret name, names a
+// variable instead of holding a value: "$DB_PASS" or "%DB_PASSWORD%" (an
+// unquoted value ends before "{", "<" or "(", so "${…}", "{{…}}" and
+// "<…>" never reach here). Only names written as environment variables
+// are: upper-case words of letters, each maybe ending in digits, joined by
+// "_" ("DB_PASS", "PASSWORD2"). A lower-case or mixed-case name may well be
+// a password that starts with "$" ("$ummer2024", "$P4SSW0RD",
+// "$uperS3cret"), and is judged as one.
 func reference(v string) bool {
-	name, bare := "", false
+	var name string
 	switch {
 	case len(v) < 3:
 		return false
-	case strings.HasPrefix(v, "${") && v[len(v)-1] == '}':
-		name = v[2 : len(v)-1]
-	case strings.HasPrefix(v, "{{") && strings.HasSuffix(v, "}}"):
-		name = v[2 : len(v)-2]
-	case strings.HasPrefix(v, "%(") && strings.HasSuffix(v, ")s"):
-		name = v[2 : len(v)-2]
-	case v[0] == '<' && v[len(v)-1] == '>':
-		name = v[1 : len(v)-1]
 	case v[0] == '$':
-		name, bare = v[1:], true
+		name = v[1:]
 	case v[0] == '%' && v[len(v)-1] == '%':
-		name, bare = v[1:len(v)-1], true
+		name = v[1 : len(v)-1]
 	default:
 		return false
 	}
-	name = strings.TrimSpace(name)
-	if bare {
-		return variableName(name)
-	}
-	for i := 0; i < len(name); i++ {
-		if !nameByte(name[i]) && name[i] != ' ' {
+	for _, word := range strings.Split(name, "_") {
+		if !envWord(word) {
 			return false
 		}
 	}
-	return name != ""
+	return strings.Trim(name, "_") != ""
 }
 
-// variableName reports whether name is written as environment and shell
-// variables are: letters of one case, digits and "_", starting with a
-// letter or "_", and not random-looking.
-func variableName(name string) bool {
-	if name == "" || isDigit(name[0]) {
+// envWord: upper-case letters, then digits if any ("" is an empty word of
+// a leading, trailing or doubled "_").
+func envWord(w string) bool {
+	i := 0
+	for i < len(w) && isUpper(w[i]) {
+		i++
+	}
+	if i == 0 && w != "" {
 		return false
 	}
-	var upper, lower bool
-	for i := 0; i < len(name); i++ {
-		c := name[i]
-		switch {
-		case isUpper(c):
-			upper = true
-		case isLower(c):
-			lower = true
-		case isDigit(c) || c == '_':
-		default:
-			return false
-		}
+	for i < len(w) && isDigit(w[i]) {
+		i++
 	}
-	return !(upper && lower) && !looksRandom(name) && !namedKey(name)
+	return i == len(w)
 }
 
 // namedKey: a value after a secret name that looksRandom leaves because

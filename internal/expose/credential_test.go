@@ -305,6 +305,7 @@ func TestIsCredentialCases(t *testing.T) {
 		{"note: ghp_R8fKq2LmZ0xW7vTn4Yc\nB9sHd1JpE6uGa3Qo5 thanks", true},
 		{"sk_live_4eC39HqLyjWDarj\r\n  tp7dc0T3f2sLm", true},
 		{"AKIA4Q7Z B2XK9PLM3WTR", true},
+		{"aws_access_key_id AKIATMFGL5YE OLKDTBTT", true}, // base32: one case and digits
 		{"ASIAPACIFIC WAREHOUSE", false},
 		{"Product API-GATEWAYPRO2024 REGIONALEDITION", false},
 		{"test_payment_intent pi_3MtwBwLkdIwHu7ix28a3tqPa", false},    // a Stripe object id
@@ -326,6 +327,10 @@ func TestIsCredentialCases(t *testing.T) {
 		{`DB_PASSWORD=$Xk29fLq7Vt`, true},
 		{`{"api_key": "$k7QvX9pL2mZ4wR8tY6nB3cD5"}`, true},
 		{`password: %Tr0ub4dor%`, true},
+		{`password=$ummer2024`, true}, // one case: a password, not a variable
+		{`password=$P4SSW0RD`, true},
+		{`password=%passw0rd1%`, true},
+		{`password=$DB_PASSWORD2`, false},                 // an environment variable
 		{"Basic plan for small teams", false},             // "plan" is not base64 of user:pass
 		{"Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ==", true},      // RFC 7617 example
 		{"password: please ask the administrator", false}, // prose

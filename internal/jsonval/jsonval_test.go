@@ -173,3 +173,25 @@ func manyKeys(n int) string {
 	}
 	return b.String()
 }
+
+// TestEqualNumbersExactly: numbers are equal when they are the same number,
+// whatever their spelling, and only then: two integers past 2^53 that are
+// one float64 differ (an after or a stale check that compared them as
+// float64 missed a changed balance or id).
+func TestEqualNumbersExactly(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want bool
+	}{
+		{"1", "1.0", true}, {"1", "10e-1", true}, {"100", "1e2", true}, {"0.001", "1E-3", true},
+		{"0", "-0", true}, {"0.0", "0e10", true}, {"-1.50", "-15e-1", true}, {"123.456", "1.23456e+2", true},
+		{"9007199254740993", "9007199254740992", false}, {"1", "-1", false}, {"1", "1.0000000000000000001", false},
+		{"1e400", "10e399", true}, {"1e400", "1e401", false}, {"0.1", "0.10000000000000001", false},
+		{"1e1000000000000000000", "1e1000000000000000000", true},
+	} {
+		a, b := &jsonval.Value{Kind: jsonval.Number, S: c.a}, &jsonval.Value{Kind: jsonval.Number, S: c.b}
+		if got := jsonval.Equal(a, b); got != c.want || jsonval.Equal(b, a) != c.want {
+			t.Errorf("Equal(%s, %s) = %v, want %v", c.a, c.b, got, c.want)
+		}
+	}
+}

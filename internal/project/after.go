@@ -6,6 +6,7 @@ import (
 	"github.com/pinholectx/pinhole/internal/expose"
 	"github.com/pinholectx/pinhole/internal/jsonval"
 	"github.com/pinholectx/pinhole/internal/manifest"
+	"github.com/pinholectx/pinhole/internal/prune"
 	"github.com/pinholectx/pinhole/internal/wire"
 )
 
@@ -247,8 +248,8 @@ func changedRecord(fr, tr *Rec, from, to *Snapshot, k *expose.Keyer) (wire.Recor
 		var ov *jsonval.Value
 		if !moved {
 			ov = f.From.Resolve(from.Item(fr))
-			if jsonval.Equal(ov, nv) {
-				continue
+			if jsonval.Equal(ov, nv) || prune.IsCut(ov) && prune.IsCut(nv) {
+				continue // a cut shows as null whatever its reason
 			}
 		}
 		if nv == nil {
@@ -372,6 +373,9 @@ func RecordChanged(fr, tr *Rec, from, to *Snapshot) bool {
 		ov, nv := f.From.Resolve(from.Item(fr)), f.From.Resolve(to.Item(tr))
 		if jsonval.Equal(ov, nv) {
 			continue
+		}
+		if prune.IsCut(ov) && prune.IsCut(nv) {
+			continue // null and listed in cut both times, whatever the reason
 		}
 		if ov == nil || nv == nil || f.Expose == manifest.Alias || f.Expose == manifest.Placeholder {
 			return true

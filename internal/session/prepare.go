@@ -73,7 +73,7 @@ func (s *Session) prepare(v *jsonval.Value) ([]byte, *wire.Error) {
 		return nil, e
 	}
 	max := s.plan.Limits.MaxResponseBytes
-	sz := tokenSizes{budget: TokenBudget(max, len(cp.Slots))}
+	sz := tokenSizes{budget: TokenBudget(max, mostSlots(s.plan))}
 	resolved, err := s.resolveTokens(ci, rec, input, &sz)
 	if err != nil {
 		return nil, err

@@ -4,15 +4,16 @@ import (
 	"strconv"
 
 	"github.com/pinholectx/pinhole/internal/jsonval"
+	"github.com/pinholectx/pinhole/internal/manifest"
 	"github.com/pinholectx/pinhole/internal/patch"
 	"github.com/pinholectx/pinhole/internal/wire"
 )
 
-// TokenBudget is what a prepare answer of a capability with slots token
-// slots budgets for each token it resolves, and the most a value behind one
-// of its tokens may take as JSON: three quarters of maxResponseBytes shared
-// by the slots (the last quarter is for the agent's own input and the
-// answer's envelope).
+// TokenBudget is what a prepare answer budgets for each token it resolves,
+// and the most a value behind a token may take as JSON, for a manifest
+// whose capabilities declare at most slots token slots each: three
+// quarters of maxResponseBytes shared by those slots (the last quarter is
+// for the agent's own input and the answer's envelope).
 //
 // A prepare answer is at most maxResponseBytes, and a token resolves to the
 // value it stands for: every token slot may hold the token of the same
@@ -22,9 +23,12 @@ import (
 // value behind a token one refusal at a time. So the answer is judged on
 // what the agent knows: its own input, the envelope, and the budget per
 // token resolved. The only thing a hidden value decides is whether it is
-// longer than the budget, a threshold the manifest fixes and the agent
-// cannot move. Since slots cannot repeat (none sits inside an array), an
-// input that fills every slot still has the last quarter for itself.
+// longer than the budget: one threshold per manifest, which the agent
+// cannot move (a budget per capability would give one threshold per slot
+// count, and a field that capabilities of different slot counts take
+// would show which bucket its length falls in). Since slots cannot repeat
+// (none sits inside an array), an input that fills every slot of a
+// capability still has the last quarter for itself.
 func TokenBudget(maxResponseBytes, slots int) int {
 	return (maxResponseBytes - maxResponseBytes/4) / max(slots, 1)
 }
@@ -32,7 +36,7 @@ func TokenBudget(maxResponseBytes, slots int) int {
 // tokenSizes counts the tokens a prepare resolves and the encoded length of
 // the values they stand for.
 type tokenSizes struct {
-	budget  int  // TokenBudget of the capability
+	budget  int  // TokenBudget of the manifest
 	n       int  // tokens resolved
 	bytes   int  // their values' encoded length, each at most budget
 	tooLong bool // a value is longer than budget
@@ -78,4 +82,13 @@ func (t *tokenSizes) fitted(answer []byte, max int) ([]byte, *wire.Error) {
 func (t *tokenSizes) tooLarge(max int) *wire.Error {
 	return wire.NewError(wire.CodeInvalidInput, "the input, with "+strconv.Itoa(t.budget)+
 		" bytes for each token it holds, exceeds maxResponseBytes ("+strconv.Itoa(max)+")", "")
+}
+
+// mostSlots is the most token slots a capability of the plan declares.
+func mostSlots(p *manifest.Plan) int {
+	n := 0
+	for i := range p.Capabilities {
+		n = max(n, len(p.Capabilities[i].Slots))
+	}
+	return n
 }

@@ -538,3 +538,42 @@ func TestPrepareTokenBudgetFitsEverySlot(t *testing.T) {
 		}
 	}
 }
+
+// TestPrepareOneThresholdPerManifest: capabilities with different numbers
+// of token slots that take the same field refuse a long value behind a
+// token at the same length. A budget per capability gave one threshold per
+// slot count, and an agent trying each capability placed the hidden length
+// between them.
+func TestPrepareOneThresholdPerManifest(t *testing.T) {
+	const maxResponse = 4096
+	slot := `{"type":"string","x-pinhole-token":{"field":"f"}}`
+	manifest := `{"pinhole":1,"limits":{"maxResponseBytes":4096},"regions":[{"id":"r","description":"Records"}],
+	  "collections":[{"region":"r","from":"/items","id":"/id","fields":{"f":{"from":"/f","expose":"alias"}}}],
+	  "capabilities":[
+	    {"name":"one","description":"One slot","scope":"record","region":"r","input":{"type":"object","properties":{"a":` + slot + `}}},
+	    {"name":"three","description":"Three slots","scope":"record","region":"r","input":{"type":"object","properties":{"a":` + slot + `,"b":` + slot + `,"c":` + slot + `}}}]}`
+	budget := session.TokenBudget(maxResponse, 3)
+	for _, n := range []int{budget - 2, budget + 100, session.TokenBudget(maxResponse, 1) - 2} {
+		s := session.New()
+		for _, req := range [][]byte{
+			wire.LoadRequest([]byte(manifest), "bounds-test-key-0123456789"),
+			wire.ObserveRequest([]byte(`{"items":[{"id":"a","f":"` + strings.Repeat("x", n) + `"}]}`)),
+		} {
+			if out := s.Call(req); wire.DecodeError(out) != nil {
+				t.Fatalf("%.300s", out)
+			}
+		}
+		alias := regexp.MustCompile(`al_[A-Za-z0-9_-]{24}`).FindString(string(s.Call([]byte(`{"op":"describe","record":["a"]}`))))
+		var answers []bool
+		for _, c := range []string{"one", "three"} {
+			out := s.Call([]byte(`{"op":"prepare","capability":"` + c + `","record":"a","input":{"a":"` + alias + `"}}`))
+			answers = append(answers, wire.DecodeError(out) == nil)
+		}
+		if answers[0] != answers[1] {
+			t.Errorf("a %d-byte value: one slot answered %v, three slots %v", n, answers[0], answers[1])
+		}
+		if want := n+2 <= budget; answers[0] != want {
+			t.Errorf("a %d-byte value (budget %d): answered %v", n, budget, answers[0])
+		}
+	}
+}

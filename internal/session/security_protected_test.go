@@ -188,7 +188,8 @@ func TestScopeChangeUnlinksTokens(t *testing.T) {
 
 // TestHiddenChangesDoNotShow: a change the agent cannot see — a masked
 // value under the same mask, a value only an availability rule reads, the
-// tail of a state string past maxFieldChars, a redacted value — shows
+// tail of a state string past maxFieldChars, a redacted value, the reason
+// of a cut value (shown as null either way) — shows
 // neither in after nor as a stale snapshot. Before, after listed such
 // state keys and gave "navigation" for a redacted route that changed, and
 // prepare with the older snapshot answered stale_snapshot for exactly the
@@ -198,22 +199,22 @@ func TestHiddenChangesDoNotShow(t *testing.T) {
 	 "regions":[{"id":"r","description":"Orders"}],
 	 "state":{"banner":"/banner","conn":"/conn"},
 	 "collections":[{"region":"r","from":"/orders","id":"/id","fields":{
-	   "status":{"from":"/status"},"email":{"from":"/email","expose":"mask"}}}],
+	   "status":{"from":"/status"},"email":{"from":"/email","expose":"mask"},"tag":{"from":"/tag","expose":"alias"}}}],
 	 "capabilities":[{"name":"order.open","description":"Open the order","scope":"record","region":"r",
 	   "unavailable":[{"when":{"field":"/risk","gt":90},"reason":"Risky orders cannot be opened"}]}]}`
-	state := func(route, tail, pw, email string, risk int) string {
+	state := func(route, tail, pw, email string, risk int, cut string) string {
 		return `{"route":"/a?token=` + route + `","banner":"Public banner text / hidden tail ` + tail + `",
 		  "conn":"postgres://app:` + pw + `@db.internal:5432/app",
-		  "orders":[{"id":"A","status":"open","email":"` + email + `@example.com","risk":10},
+		  "orders":[{"id":"A","status":"open","email":"` + email + `@example.com","risk":10,"tag":{"$cut":"` + cut + `"}},
 		            {"id":"B","status":"open","email":"bo@example.com","risk":` + fmt.Sprint(risk) + `},
 		            {"id":"C","status":"open","email":"cy@example.com","risk":10}]}`
 	}
 	s := session.New()
 	for _, req := range []string{
 		`{"op":"load","key":"hidden-change-key-01","manifest":` + m + `}`,
-		`{"op":"observe","state":` + state("ghp_VMWXocEBilPB6hyWTFeudNmbuRTZ7CKPFaM6", "A", "Sup3rS3cret", "lena.zhou", 10) + `}`,
+		`{"op":"observe","state":` + state("ghp_VMWXocEBilPB6hyWTFeudNmbuRTZ7CKPFaM6", "A", "Sup3rS3cret", "lena.zhou", 10, "depth") + `}`,
 		`{"op":"describe"}`,
-		`{"op":"observe","state":` + state("ghp_2xMzwGU1Wc8gGNYzFDTmaIzgyqA3NioBegpH", "B", "0therS3cret", "lisa.secret", 42) + `}`,
+		`{"op":"observe","state":` + state("ghp_2xMzwGU1Wc8gGNYzFDTmaIzgyqA3NioBegpH", "B", "0therS3cret", "lisa.secret", 42, "cycle") + `}`,
 	} {
 		if out := s.Call([]byte(req)); bytes.Contains(out, []byte(`"error"`)) {
 			t.Fatalf("%.80s: %s", req, out)

@@ -47,7 +47,7 @@ func (s *Session) resolveTokens(ci int, rec *project.Rec, input *jsonval.Value, 
 	})
 	if err == nil && sz.tooLong {
 		err = wire.NewError(wire.CodeInvalidInput, "a value behind a token is longer than "+strconv.Itoa(sz.budget)+
-			" bytes as JSON, this capability's share of maxResponseBytes for one token; the module passes on no value that long", "input")
+			" bytes as JSON, the manifest's share of maxResponseBytes for one token; the module passes on no value that long", "input")
 	}
 	return resolved, err
 }
