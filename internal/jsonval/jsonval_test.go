@@ -195,3 +195,53 @@ func TestEqualNumbersExactly(t *testing.T) {
 		}
 	}
 }
+
+// FuzzEqualNumbers: for any two number literals the parser accepts, Equal
+// is reflexive and symmetric, agrees with float64 whenever it says equal
+// (exact equality is finer than float64's, never coarser), and says equal
+// whenever the two have the same significant digits and scale, however
+// they are written.
+func FuzzEqualNumbers(f *testing.F) {
+	for _, s := range [][2]string{{"1", "1.0"}, {"9007199254740993", "9007199254740992"}, {"-0", "0e5"}, {"1e400", "10e399"}, {"0.00100", "1e-3"}} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, x, y string) {
+		a, errA := jsonval.Parse([]byte(x))
+		b, errB := jsonval.Parse([]byte(y))
+		if errA != nil || errB != nil || a.Kind != jsonval.Number || b.Kind != jsonval.Number {
+			return
+		}
+		if !jsonval.Equal(a, a) {
+			t.Fatalf("%s is not equal to itself", x)
+		}
+		eq := jsonval.Equal(a, b)
+		if eq != jsonval.Equal(b, a) {
+			t.Fatalf("Equal(%s, %s) is not symmetric", x, y)
+		}
+		fa, _ := a.Float()
+		fb, _ := b.Float()
+		if eq && fa != fb {
+			t.Fatalf("Equal(%s, %s) but %v != %v as float64", x, y, fa, fb)
+		}
+		// x with a zero appended to its fraction, or written with an
+		// exponent, is the same number.
+		for _, z := range []string{withZero(x), x + "e0"} {
+			if c, err := jsonval.Parse([]byte(z)); err == nil && !jsonval.Equal(a, c) {
+				t.Fatalf("Equal(%s, %s) = false", x, z)
+			}
+		}
+	})
+}
+
+// withZero appends a 0 to the fraction of a number literal (adding ".0"
+// when it has none), before any exponent.
+func withZero(s string) string {
+	mant, exp := s, ""
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		mant, exp = s[:i], s[i:]
+	}
+	if !strings.Contains(mant, ".") {
+		mant += "."
+	}
+	return mant + "0" + exp
+}
