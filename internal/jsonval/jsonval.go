@@ -12,7 +12,6 @@ package jsonval
 import (
 	"slices"
 	"strconv"
-	"strings"
 )
 
 // Kind is the JSON type of a Value.
@@ -130,7 +129,7 @@ func Equal(a, b *Value) bool {
 	case String:
 		return a.S == b.S
 	case Number:
-		return a.S == b.S || sameNumber(a.S, b.S)
+		return a.S == b.S || CompareNumbers(a.S, b.S) == 0
 	case Array:
 		if len(a.Items) != len(b.Items) {
 			return false
@@ -180,70 +179,4 @@ func (v *Value) Set(key string, val *Value) {
 			v.index[k] = i
 		}
 	}
-}
-
-// sameNumber reports whether two JSON number literals are the same number,
-// exactly: "1", "1.0", "10e-1" and "0.1E1" are; 9007199254740993 and
-// 9007199254740992, which are one float64, are not. Each literal is read as
-// sign, significant digits and the exponent of its first digit. An
-// exponent too long to count (more than 15 digits) is left to float64.
-func sameNumber(a, b string) bool {
-	na, ok1 := decimalOf(a)
-	nb, ok2 := decimalOf(b)
-	if !ok1 || !ok2 {
-		fa, _ := (&Value{Kind: Number, S: a}).Float()
-		fb, _ := (&Value{Kind: Number, S: b}).Float()
-		return fa == fb
-	}
-	return na == nb
-}
-
-// decimal is a number as sign, significant digits (no leading or trailing
-// zeros; "" for zero, whose sign is dropped) and the power of ten of the
-// place just left of the first digit: 0.d1d2… × 10^exp.
-type decimal struct {
-	neg    bool
-	digits string
-	exp    int64
-}
-
-// decimalOf reads a valid JSON number literal.
-func decimalOf(s string) (decimal, bool) {
-	var d decimal
-	if s != "" && s[0] == '-' {
-		d.neg, s = true, s[1:]
-	}
-	mant, e := s, ""
-	if i := strings.IndexAny(s, "eE"); i >= 0 {
-		mant, e = s[:i], s[i+1:]
-	}
-	intPart, frac := mant, ""
-	if i := strings.IndexByte(mant, '.'); i >= 0 {
-		intPart, frac = mant[:i], mant[i+1:]
-	}
-	var exp int64
-	if e != "" {
-		neg := e[0] == '-'
-		if e[0] == '-' || e[0] == '+' {
-			e = e[1:]
-		}
-		e = strings.TrimLeft(e, "0")
-		if len(e) > 15 {
-			return d, false
-		}
-		for i := 0; i < len(e); i++ {
-			exp = exp*10 + int64(e[i]-'0')
-		}
-		if neg {
-			exp = -exp
-		}
-	}
-	all := intPart + frac
-	lead := len(all) - len(strings.TrimLeft(all, "0"))
-	d.digits = strings.TrimRight(all[lead:], "0")
-	if d.digits == "" {
-		return decimal{}, true // zero, either sign
-	}
-	d.exp = exp + int64(len(intPart)) - int64(lead)
-	return d, true
 }

@@ -188,6 +188,9 @@ func TestEqualNumbersExactly(t *testing.T) {
 		{"9007199254740993", "9007199254740992", false}, {"1", "-1", false}, {"1", "1.0000000000000000001", false},
 		{"1e400", "10e399", true}, {"1e400", "1e401", false}, {"0.1", "0.10000000000000001", false},
 		{"1e1000000000000000000", "1e1000000000000000000", true},
+		{"1e9999999999999999", "2e9999999999999999", false}, {"1e9999999999999999", "1e400", false},
+		{"1e-9999999999999999", "0", false}, {"10e999999999999999998", "1e999999999999999999", true},
+		{"0.01e-999999999999999999", "1e-1000000000000000001", true}, {"-0e99999999999999999999", "0", true},
 	} {
 		a, b := &jsonval.Value{Kind: jsonval.Number, S: c.a}, &jsonval.Value{Kind: jsonval.Number, S: c.b}
 		if got := jsonval.Equal(a, b); got != c.want || jsonval.Equal(b, a) != c.want {
@@ -198,7 +201,9 @@ func TestEqualNumbersExactly(t *testing.T) {
 
 // FuzzEqualNumbers: for any two number literals the parser accepts, Equal
 // is reflexive and symmetric, agrees with float64 whenever it says equal
-// (exact equality is finer than float64's, never coarser), and says equal
+// (exact equality is finer than float64's, never coarser), CompareNumbers
+// is antisymmetric, zero exactly when Equal says so, and never contradicts
+// an order float64 sees; and Equal says equal
 // whenever the two have the same significant digits and scale, however
 // they are written.
 func FuzzEqualNumbers(f *testing.F) {
@@ -223,6 +228,13 @@ func FuzzEqualNumbers(f *testing.F) {
 		if eq && fa != fb {
 			t.Fatalf("Equal(%s, %s) but %v != %v as float64", x, y, fa, fb)
 		}
+		c := jsonval.CompareNumbers(a.S, b.S)
+		if c != -jsonval.CompareNumbers(b.S, a.S) || (c == 0) != eq {
+			t.Fatalf("CompareNumbers(%s, %s) = %d: not antisymmetric, or not Equal's verdict", x, y, c)
+		}
+		if fa < fb && c != -1 || fa > fb && c != 1 {
+			t.Fatalf("CompareNumbers(%s, %s) = %d against float64 %v, %v", x, y, c, fa, fb)
+		}
 		// x with a zero appended to its fraction, or written with an
 		// exponent, is the same number.
 		for _, z := range []string{withZero(x), x + "e0"} {
@@ -244,4 +256,38 @@ func withZero(s string) string {
 		mant += "."
 	}
 	return mant + "0" + exp
+}
+
+// TestCompareNumbers: exact order of number literals, the comparison
+// minimum and maximum use.
+func TestCompareNumbers(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want int
+	}{
+		{"1", "2", -1}, {"2", "1", 1}, {"-1", "1", -1}, {"-2", "-1", -1}, {"0", "-0", 0},
+		{"9007199254740993", "9007199254740992", 1}, {"0.1", "0.10000000000000001", -1},
+		{"1e400", "1e500", -1}, {"-1e400", "-1e500", 1}, {"1e-400", "0", 1}, {"-1e-400", "0", -1},
+		{"123.45", "1.2345e2", 0}, {"99", "1e2", -1}, {"0.5", "5e-1", 0}, {"1.5", "1.25", 1},
+		{"1e999999999999999999", "9e999999999999999998", 1}, {"1e-999999999999999999", "1e-1000000000000000000", 1},
+	} {
+		if got := jsonval.CompareNumbers(c.a, c.b); got != c.want || jsonval.CompareNumbers(c.b, c.a) != -c.want {
+			t.Errorf("CompareNumbers(%s, %s) = %d, want %d", c.a, c.b, got, c.want)
+		}
+	}
+}
+
+// TestIntegral: an integer is a number with no fractional part, however it
+// is written, and however large or small.
+func TestIntegral(t *testing.T) {
+	for s, want := range map[string]bool{
+		"1": true, "1.0": true, "1e2": true, "-0": true, "0.0e-5": true, "1e400": true, "12.5e1": true,
+		"9007199254740993": true, "1e99999999999999999999": true,
+		"1.5": false, "9007199254740993.5": false, "1e-400": false, "1.5e-400": false, "125e-1": false,
+		"1e-99999999999999999999": false,
+	} {
+		if got := (&jsonval.Value{Kind: jsonval.Number, S: s}).Integral(); got != want {
+			t.Errorf("Integral(%s) = %v, want %v", s, got, want)
+		}
+	}
 }

@@ -122,16 +122,7 @@ func compare(a, b *jsonval.Value) (int, bool) {
 	}
 	switch a.Kind {
 	case jsonval.Number:
-		fa, _ := a.Float()
-		fb, _ := b.Float()
-		switch {
-		case fa < fb:
-			return -1, true
-		case fa > fb:
-			return 1, true
-		case fa == fb:
-			return 0, true
-		}
+		return jsonval.CompareNumbers(a.S, b.S), true // exactly, as decimals
 	case jsonval.String:
 		switch {
 		case a.S < b.S:

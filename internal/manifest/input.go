@@ -1,7 +1,6 @@
 package manifest
 
 import (
-	"math"
 	"strconv"
 	"unicode/utf8"
 
@@ -95,16 +94,13 @@ func checkSchema(s, v *jsonval.Value, at string) *wire.Error {
 	}
 	switch v.Kind {
 	case jsonval.Number:
-		f, _ := v.Float()
-		if m := s.Get("minimum"); m != nil {
-			if min, _ := m.Float(); f < min {
-				return inputError(at, "must be at least "+m.S+" (minimum)")
-			}
+		// Exactly, as decimals: as float64, 9007199254740993 would pass a
+		// maximum of 9007199254740992, and 1e500 one of 1e400.
+		if m := s.Get("minimum"); m != nil && jsonval.CompareNumbers(v.S, m.S) < 0 {
+			return inputError(at, "must be at least "+m.S+" (minimum)")
 		}
-		if m := s.Get("maximum"); m != nil {
-			if max, _ := m.Float(); f > max {
-				return inputError(at, "must be at most "+m.S+" (maximum)")
-			}
+		if m := s.Get("maximum"); m != nil && jsonval.CompareNumbers(v.S, m.S) > 0 {
+			return inputError(at, "must be at most "+m.S+" (maximum)")
 		}
 	case jsonval.String:
 		n := utf8.RuneCountInString(v.S)
@@ -182,7 +178,8 @@ func undeclared(at, key string) *wire.Error {
 }
 
 // hasType reports whether v is of the JSON Schema type t. An integer is a
-// number with no fractional part, however it is written (1, 1.0, 1e2).
+// number with no fractional part, however it is written (1, 1.0, 1e2,
+// 1e400).
 func hasType(v *jsonval.Value, t string) bool {
 	switch t {
 	case "object":
@@ -194,11 +191,7 @@ func hasType(v *jsonval.Value, t string) bool {
 	case "number":
 		return v.Kind == jsonval.Number
 	case "integer":
-		if v.IsInteger() {
-			return true
-		}
-		f, ok := v.Float()
-		return ok && !math.IsInf(f, 0) && f == math.Trunc(f)
+		return v.Integral()
 	case "boolean":
 		return v.Kind == jsonval.Bool
 	case "null":
