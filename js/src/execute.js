@@ -102,6 +102,62 @@ const resolvedValueError = (at) =>
 
 /** @typedef {import('./rooms.js').AgentRoom} AgentRoom */
 
+/** What plainRequest answers for a request that is not JSON data. */
+const NOT_JSON = Symbol("not JSON data");
+
+/**
+ * plainRequest returns an agent's request as plain JSON data, read once: a
+ * copy with no getters, proxies, toJSON methods or prototypes of its own,
+ * so that what the checks below read is what the module gets and what the
+ * handler runs for. A request object that answered differently on each read
+ * could otherwise pass the checks as one request and reach the module or
+ * the handler as another. NOT_JSON for a request that is not JSON data (a
+ * function, a BigInt, a cycle, a proxy) or holds more than
+ * MAX_REQUEST_VALUES values.
+ * @param {unknown} request
+ * @returns {any}
+ */
+function plainRequest(request) {
+  if (request === undefined) return undefined;
+  try {
+    const copy = structuredClone(request);
+    return withinBudget(copy) ? JSON.parse(JSON.stringify(copy)) : NOT_JSON;
+  } catch {
+    return NOT_JSON;
+  }
+}
+
+/** The most values (each array item, member value and scalar) a request may hold. */
+const MAX_REQUEST_VALUES = 100_000;
+
+/**
+ * withinBudget walks a structured-clone copy counting every value it
+ * reaches, a shared one each time it is reached, and stops past
+ * MAX_REQUEST_VALUES: a few bytes of structured clone can hold an array of
+ * length 2^32 - 1 or a value that shares its halves forty levels deep, and
+ * serialising either would hold the page for minutes or exhaust its memory.
+ * @param {unknown} v
+ */
+function withinBudget(v) {
+  let left = MAX_REQUEST_VALUES;
+  /** @param {unknown} x @returns {boolean} */
+  const walk = (x) => {
+    if (--left < 0) return false;
+    if (x === null || typeof x !== "object") return true;
+    if (Array.isArray(x)) {
+      if (x.length > left) return false;
+      for (let i = 0; i < x.length; i++) if (!walk(x[i])) return false;
+      return true;
+    }
+    for (const k of Object.keys(x)) if (!walk(/** @type {any} */ (x)[k])) return false;
+    return true;
+  };
+  return walk(v);
+}
+
+const notJSON = (/** @type {string} */ what) =>
+  errorOf("invalid_request", `${what} request is JSON data (objects, arrays, strings, numbers, booleans and null) of at most ${MAX_REQUEST_VALUES} values`, "request");
+
 /**
  * Agent answers an agent's describe and execute.
  * @implements {AgentRoom}
@@ -139,6 +195,9 @@ export class Agent {
    * @returns {Promise<string>} the describe answer as text
    */
   async describeText(request) {
+    const plain = plainRequest(request);
+    if (plain === NOT_JSON) return JSON.stringify(notJSON("a describe"));
+    request = plain;
     const refused = await this.refuseDescribe(request);
     if (refused) return JSON.stringify(refused);
     const out = await this.caller.sendText({ op: "describe", ...request });
@@ -151,6 +210,9 @@ export class Agent {
    * @returns {Promise<any>} the describe answer
    */
   async describe(request) {
+    const plain = plainRequest(request);
+    if (plain === NOT_JSON) return notJSON("a describe");
+    request = plain;
     const refused = await this.refuseDescribe(request);
     if (refused) return refused;
     const out = await this.caller.send({ op: "describe", ...request });
@@ -164,6 +226,9 @@ export class Agent {
    */
   async execute(request) {
     if (this.closed()) return errorOf("not_loaded", "the bridge was disposed");
+    const plain = plainRequest(request);
+    if (plain === NOT_JSON) return notJSON("an execute");
+    request = plain;
     if (!request || typeof request !== "object" || typeof request.capability !== "string") {
       return errorOf("invalid_request", "execute needs an object with a string capability", "capability");
     }

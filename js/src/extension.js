@@ -110,9 +110,14 @@ export function exposeToExtension(bridge, options = {}) {
         return;
       }
       let res;
-      if (m.method === "describe") res = await bridge.describe(isObj(m.params) ? m.params : undefined);
-      else if (m.method === "execute") res = await bridge.execute(/** @type {any} */ (isObj(m.params) ? m.params : {}));
-      else res = errorOf("invalid_request", "unknown method; methods are describe, execute, close", "method");
+      try {
+        if (m.method === "describe") res = await bridge.describe(isObj(m.params) ? m.params : undefined);
+        else if (m.method === "execute") res = await bridge.execute(/** @type {any} */ (isObj(m.params) ? m.params : {}));
+        else res = errorOf("invalid_request", "unknown method; methods are describe, execute, close", "method");
+      } catch {
+        // Every request gets an answer; what went wrong stays on the page.
+        res = errorOf("internal_error", "the page could not answer this request", "method");
+      }
       if (!disposed && ports.has(port)) port.postMessage({ id: m.id, result: res });
     };
   };
