@@ -1072,17 +1072,12 @@ func assignmentAt(s string, i int) bool {
 		}
 		w++
 	}
-	return namedValue(kind, s[v:w], s[i])
-}
-
-// namedValue judges the value assigned to a name of the kind, after the
-// separator sep.
-func namedValue(kind int, val string, sep byte) bool {
+	val := s[v:w]
 	if reference(val) {
 		return false
 	}
 	if kind == namePassword {
-		return passwordValue(val, sep)
+		return passwordValue(val, s[i])
 	}
 	if v := unescapeURL(val); looksRandom(v) || namedKey(v) {
 		return true

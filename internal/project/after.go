@@ -248,8 +248,8 @@ func changedRecord(fr, tr *Rec, from, to *Snapshot, k *expose.Keyer) (wire.Recor
 		var ov *jsonval.Value
 		if !moved {
 			ov = f.From.Resolve(from.Item(fr))
-			if jsonval.Equal(ov, nv) || prune.IsCut(ov) && prune.IsCut(nv) {
-				continue // a cut shows as null whatever its reason
+			if jsonval.Equal(ov, nv) || !changeShows(f, ov, nv, max) {
+				continue
 			}
 		}
 		if nv == nil {
@@ -260,15 +260,6 @@ func changedRecord(fr, tr *Rec, from, to *Snapshot, k *expose.Keyer) (wire.Recor
 		}
 		var now wire.Record
 		field(&now, f, nv, max, k)
-		// Aliases and placeholders differ whenever the values do; projecting
-		// the old value would only make the Keyer remember a token nobody saw.
-		if ov != nil && (f.Expose == manifest.Plain || f.Expose == manifest.Mask) {
-			var was wire.Record
-			field(&was, f, ov, max, k)
-			if string(wire.Encode(&was)) == string(wire.Encode(&now)) {
-				continue // the change does not show in the projection
-			}
-		}
 		out.Fields = append(out.Fields, now.Fields...)
 		out.Truncated = append(out.Truncated, now.Truncated...)
 		out.Redacted = append(out.Redacted, now.Redacted...)
@@ -353,12 +344,10 @@ func samePlace(a, b *wire.Page) bool {
 }
 
 // RecordChanged reports whether record tr of to shows differently from the
-// same record fr of from: a projected field differs, a field appeared or
-// went, or the record moved to another collection. A change the projection
-// hides (a masked value whose mask is the same, a value only an
-// availability rule reads) does not count. An alias or placeholder field
-// counts as changed when its value did (its token changes with it), without
-// minting the token: nobody is shown it.
+// same record fr of from: a field's projection changed (changeShows), or
+// the record moved to another collection. A change the projection hides (a
+// masked value whose mask is the same, a value only an availability rule
+// reads) does not count.
 func RecordChanged(fr, tr *Rec, from, to *Snapshot) bool {
 	if from.Item(fr) == to.Item(tr) && fr.Coll == tr.Coll {
 		return false
@@ -371,23 +360,29 @@ func RecordChanged(fr, tr *Rec, from, to *Snapshot) bool {
 	for i := range col.Fields {
 		f := &col.Fields[i]
 		ov, nv := f.From.Resolve(from.Item(fr)), f.From.Resolve(to.Item(tr))
-		if jsonval.Equal(ov, nv) {
-			continue
-		}
-		if prune.IsCut(ov) && prune.IsCut(nv) {
-			continue // null and listed in cut both times, whatever the reason
-		}
-		if ov == nil || nv == nil || f.Expose == manifest.Alias || f.Expose == manifest.Placeholder {
-			return true
-		}
-		var was, now wire.Record
-		field(&was, f, ov, max, nil) // plain and mask: no tokens
-		field(&now, f, nv, max, nil)
-		if string(wire.Encode(&was)) != string(wire.Encode(&now)) {
+		if !jsonval.Equal(ov, nv) && changeShows(f, ov, nv, max) {
 			return true
 		}
 	}
 	return false
+}
+
+// changeShows reports whether field f, whose value went from ov to nv (not
+// equal), shows differently. A value cut both times shows as null whatever
+// the reason; a value that appeared or went shows; an alias or placeholder
+// changes with its value (compared without minting a token nobody would
+// see); a plain or masked value shows when its projection changed.
+func changeShows(f *manifest.Field, ov, nv *jsonval.Value, max int) bool {
+	if prune.IsCut(ov) && prune.IsCut(nv) {
+		return false
+	}
+	if ov == nil || nv == nil || f.Expose == manifest.Alias || f.Expose == manifest.Placeholder {
+		return true
+	}
+	var was, now wire.Record
+	field(&was, f, ov, max, nil) // plain and mask take no keyer
+	field(&now, f, nv, max, nil)
+	return string(wire.Encode(&was)) != string(wire.Encode(&now))
 }
 
 // keepNames keeps the names that are keys of m.

@@ -14,7 +14,7 @@
 // has no import.meta: the fallback is pinhole-worker.js next to the script
 // that loaded the bundle (document.currentScript), as location.js does for
 // pinhole.wasm. The `worker` option names it explicitly.
-import { Instance, notWasm, responseName } from "./module.js";
+import { Instance, notWasm, responseName, withoutQuery } from "./module.js";
 import { besideScript } from "./location.js";
 
 const encoder = new TextEncoder();
@@ -84,8 +84,7 @@ const WORKER_CHECKS = "check that it is served there as JavaScript (a wrong path
   'Or pass host: "main"';
 
 /**
- * scriptName names a worker script in errors: its URL without query or
- * fragment (a token in it stays out of errors apps may log).
+ * scriptName names a worker script in errors: its URL, withoutQuery.
  * @param {string | URL} url
  */
 function scriptName(url) {
@@ -95,7 +94,7 @@ function scriptName(url) {
   } catch {
     // a relative location without a base: named as given
   }
-  return href.replace(/[?#].*$/s, "");
+  return withoutQuery(href);
 }
 
 /**

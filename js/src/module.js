@@ -31,14 +31,22 @@ export async function compileModule(wasm) {
 }
 
 /**
- * responseName names a response in errors: its URL without query or
- * fragment (a signed URL's token stays out of errors apps may log) and its
+ * withoutQuery is a URL as errors name it: without query or fragment, so
+ * that a signed URL's token stays out of errors apps may log.
+ * @param {string} href
+ */
+export function withoutQuery(href) {
+  return href.replace(/[?#].*$/s, "");
+}
+
+/**
+ * responseName names a response in errors: its URL (withoutQuery) and its
  * content type.
  * @param {Response} r
  */
 export function responseName(r) {
   const type = r.headers.get("content-type");
-  const url = r.url ? r.url.replace(/[?#].*$/s, "") : "the response";
+  const url = r.url ? withoutQuery(r.url) : "the response";
   return `${url}${type ? ` (content-type ${type})` : ""}`;
 }
 
