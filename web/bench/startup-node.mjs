@@ -11,6 +11,9 @@
 //   node startup-node.mjs empty     the empty Go reactor (build/empty-reactor.wasm)
 //   node startup-node.mjs baseline FILE   another build of pinhole.wasm, phase by phase
 //   node startup-node.mjs init      pinhole.wasm up to _initialize, no load
+//   node startup-node.mjs settled   pinhole.wasm phase by phase, its load
+//                                   started SETTLE_MS after _initialize (the
+//                                   pause not timed: coldstart.mjs)
 //   node startup-node.mjs none      the same script and imports, no module
 //                                   (Node's own start, for the instruction
 //                                   counts of startup.mjs)
@@ -20,7 +23,7 @@
 // with --trace-wasm-compilation-times).
 import { readFileSync } from "node:fs";
 import { startup, KEY } from "./latency.mjs";
-import { coldStart } from "./coldstart.mjs";
+import { coldStart, SETTLE_MS } from "./coldstart.mjs";
 
 const which = process.argv[2];
 const file = which === "empty" ? "empty-reactor.wasm" : "pinhole.wasm";
@@ -29,10 +32,10 @@ const manifest = JSON.parse(readFileSync(new URL("../../testdata/orders/manifest
 let out;
 if (which === "none") {
   out = {};
-} else if (which === "pinhole" || which === "empty" || which === "baseline" || which === "init") {
-  const load = which === "pinhole" || which === "baseline" ? `{"op":"load","manifest":${JSON.stringify(manifest)},"key":${JSON.stringify(KEY)}}` : null;
+} else if (["pinhole", "empty", "baseline", "init", "settled"].includes(which)) {
+  const load = which === "empty" || which === "init" ? null : `{"op":"load","manifest":${JSON.stringify(manifest)},"key":${JSON.stringify(KEY)}}`;
   const t0 = process.cpuUsage();
-  out = (await coldStart(() => WebAssembly.compile(bytes), load)).times;
+  out = (await coldStart(() => WebAssembly.compile(bytes), load, which === "settled" ? SETTLE_MS : 0)).times;
   const cpu = process.cpuUsage(t0);
   out.cpu = (cpu.user + cpu.system) / 1000;
 } else {

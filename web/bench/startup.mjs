@@ -28,6 +28,10 @@ const PAGE_ROUNDS = quick ? 3 : 21;
 const bi = process.argv.indexOf("--baseline");
 const BASELINE = bi > 0 ? resolve(process.argv[bi + 1]) : null;
 const MODULES = BASELINE ? ["pinhole", "empty", "baseline"] : ["pinhole", "empty"];
+// In Node, every round also starts pinhole.wasm with its load delayed until
+// V8's background recompiles of the Go runtime's start are done
+// (startup-node.mjs settled): what the load costs on a CPU of its own.
+const NODE_MODULES = [...MODULES, "settled"];
 const PHASES = ["compile", "instantiate", "initialize", "load", "total"];
 
 /** stat summarises samples, in hundredths. @param {number[]} xs */
@@ -40,22 +44,24 @@ const stat = (xs) => {
  * runRounds calls sample(which) for every module in every round, in
  * turn-about order (forwards in even rounds, backwards in odd ones).
  * @param {number} rounds
+ * @param {string[]} modules
  * @param {(which: string) => Promise<Record<string, number>>} sample
  */
-async function runRounds(rounds, sample) {
+async function runRounds(rounds, modules, sample) {
   /** @type {Record<string, Record<string, number>[]>} */
-  const rows = Object.fromEntries(MODULES.map((m) => [m, []]));
+  const rows = Object.fromEntries(modules.map((m) => [m, []]));
   for (let r = 0; r < rounds; r++) {
-    for (const which of r % 2 ? [...MODULES].reverse() : MODULES) rows[which].push(await sample(which));
+    for (const which of r % 2 ? [...modules].reverse() : modules) rows[which].push(await sample(which));
   }
   const keys = Object.keys(rows.pinhole[0]);
   const sum = (which) => Object.fromEntries(keys.map((k) => [k, stat(rows[which].map((x) => x[k]))]));
   /** @type {any} */
-  const res = { rounds, ...Object.fromEntries(MODULES.map((m) => [m, sum(m)])) };
+  const res = { rounds, ...Object.fromEntries(modules.map((m) => [m, sum(m)])) };
   // The ratio of the medians (the goal) and the median of the per-round ratios.
   res.ratio = +(res.pinhole.total.median / res.empty.total.median).toFixed(3);
   res.pairedRatio = stat(rows.pinhole.map((p, i) => p.total / rows.empty[i].total));
   if (BASELINE) res.pairedVsBaseline = stat(rows.pinhole.map((p, i) => p.total / rows.baseline[i].total));
+  if (rows.settled) res.settledRatio = +(res.settled.total.median / res.empty.total.median).toFixed(3);
   return res;
 }
 
@@ -66,9 +72,9 @@ const result = {
 };
 
 console.log(`Node: ${NODE_ROUNDS} rounds, one fresh process per sample`);
-result.node = await runRounds(NODE_ROUNDS, async (which) =>
+result.node = await runRounds(NODE_ROUNDS, NODE_MODULES, async (which) =>
   JSON.parse(execFileSync(process.execPath, [join(here, "startup-node.mjs"), which, ...(which === "baseline" ? [BASELINE] : [])], { encoding: "utf8" })));
-console.log("node", JSON.stringify({ ratio: result.node.ratio, pinhole: result.node.pinhole.total, empty: result.node.empty.total }));
+console.log("node", JSON.stringify({ ratio: result.node.ratio, settledRatio: result.node.settledRatio, pinhole: result.node.pinhole.total, empty: result.node.empty.total }));
 
 // What V8 compiled during a cold start in Node, from its own trace
 // (--trace-wasm-compilation-times): functions compiled by Liftoff on first
@@ -139,7 +145,7 @@ const browser = await chromium.launch(launchOptions());
 try {
   result.machine.chromium = browser.version();
   console.log(`Chromium: ${PAGE_ROUNDS} rounds, one fresh browser context per sample`);
-  result.chromium = await runRounds(PAGE_ROUNDS, (which) =>
+  result.chromium = await runRounds(PAGE_ROUNDS, MODULES, (which) =>
     inFreshPage(browser, server.url, (page) => page.evaluate((w) => window.startup.run(w), which)));
   console.log("chromium", JSON.stringify({ ratio: result.chromium.ratio, pinhole: result.chromium.pinhole.total, empty: result.chromium.empty.total }));
 } finally {
