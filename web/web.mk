@@ -2,8 +2,9 @@
 # end-to-end tests in headless Chromium (included by the top Makefile).
 #   make demo-web   build the module, the bridge and the app; serve on 127.0.0.1
 #   make test-web   end-to-end tests in Debian's chromium (installed when absent),
-#                   and the package's sources loaded unbundled through an
-#                   import map (test/nobundler.test.mjs)
+#                   the package's sources loaded unbundled through an
+#                   import map (test/nobundler.test.mjs), and its WebMCP tools
+#                   in Chromium's own WebMCP (test/webmcp-native.test.mjs)
 #   make test-web-isolated   each end-to-end test alone, in a fresh process
 # CHROMIUM=/path/to/chromium runs the tests and benchmarks in that browser and
 # installs none; without it, /usr/bin/chromium (apt-get install when absent).
@@ -38,7 +39,7 @@ web-chromium:
 endif
 
 test-web: $(WASM) web-build web-chromium
-	cd web && node --test --test-concurrency=1 --test-timeout=240000 test/e2e.test.mjs test/serve.test.mjs test/nobundler.test.mjs
+	cd web && node --test --test-concurrency=1 --test-timeout=240000 test/e2e.test.mjs test/serve.test.mjs test/nobundler.test.mjs test/webmcp-native.test.mjs
 
 test-web-isolated: $(WASM) web-build web-chromium
 	cd web && node test/isolated.mjs

@@ -353,6 +353,12 @@ export interface WebMCPHandle {
   ready: Promise<void>;
   /** Names of the tools registered now. */
   tools(): string[];
+  /** Tools not offered, and why: a capability whose name WebMCP does not
+   * allow (ASCII letters, digits, "_", "-" and ".", 1 to 128), one named
+   * like the describe tool, or one the modelContext refused (its error's
+   * message). A refused capability is tried again when its definition
+   * changes. */
+  refused(): { name: string; reason: string }[];
   /** Unregister everything. */
   dispose(): void;
 }

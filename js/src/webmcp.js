@@ -42,6 +42,14 @@ export function findModelContext() {
   return g.document?.modelContext ?? g.navigator?.modelContext;
 }
 
+/**
+ * TOOL_NAME is WebMCP's rule for a tool's name: ASCII letters, digits,
+ * "_", "-" and ".", 1 to 128 of them. registerTool refuses any other name
+ * (the WebMCP draft's registerTool steps), so a capability named otherwise
+ * is not offered, and the handle says why.
+ */
+export const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+
 /** Why exposeWebMCP registered nothing when the page has no modelContext. */
 export const NO_MODEL_CONTEXT =
   "no WebMCP modelContext (document.modelContext or navigator.modelContext): " +
@@ -64,25 +72,34 @@ export function exposeWebMCP(bridge, options = {}) {
       reason: NO_MODEL_CONTEXT,
       ready: Promise.resolve(),
       tools: () => [],
+      refused: () => [],
       dispose() {},
     };
   }
   const limits = bridge.limits;
   /** @type {Map<string, {controller: AbortController, key: string}>} */
   const live = new Map();
+  /** Tools not registered now, by name: why (a name WebMCP does not allow, or the modelContext's error), and the definition refused, tried again only once it changes. @type {Map<string, {reason: string, key: string}>} */
+  const refused = new Map();
   let disposed = false;
   /** @type {Promise<void>} */
   let chain = Promise.resolve();
 
   /** @param {WebMCPTool} tool @param {string} key */
   const register = async (tool, key) => {
+    if (!TOOL_NAME.test(tool.name)) {
+      refused.set(tool.name, { reason: "not a WebMCP tool name: letters, digits, _, - and . only, 1 to 128 of them", key });
+      return;
+    }
     const controller = new AbortController();
     live.set(tool.name, { controller, key });
+    refused.delete(tool.name);
     try {
       await mc.registerTool(tool, { signal: controller.signal });
-    } catch {
+    } catch (err) {
       if (live.get(tool.name)?.controller === controller) live.delete(tool.name);
       controller.abort();
+      refused.set(tool.name, { reason: `the modelContext refused it: ${err instanceof Error ? err.message : String(err)}`, key });
     }
   };
 
@@ -143,7 +160,7 @@ export function exposeWebMCP(bridge, options = {}) {
 
   const sync = async () => {
     if (disposed) return;
-    if (!live.has(describeTool.name)) await register(describeTool, "describe");
+    if (!live.has(describeTool.name) && !refused.has(describeTool.name)) await register(describeTool, "describe");
     const d = await bridge.describe({ limit: 1 });
     if (disposed || "error" in d) return;
     /** @type {Map<string, import('./types.js').Capability>} */
@@ -156,8 +173,17 @@ export function exposeWebMCP(bridge, options = {}) {
         entry.controller.abort();
       }
     }
+    // A refusal is kept while its capability stays as it was; the describe
+    // tool's own (key "describe") for good.
+    for (const [name, { key }] of [...refused]) {
+      const c = want.get(name);
+      if (key !== "describe" && (!c || JSON.stringify(c) !== key)) refused.delete(name);
+    }
     for (const [name, c] of want) {
-      if (!live.has(name) && name !== describeTool.name) await register(capabilityTool(c), JSON.stringify(c));
+      if (live.has(name) && name !== describeTool.name || refused.has(name)) continue;
+      const key = JSON.stringify(c);
+      if (name === describeTool.name) refused.set(name, { reason: "the describe tool has this name; rename the capability or pass describeToolName", key });
+      else await register(capabilityTool(c), key);
     }
   };
   const queue = () => {
@@ -190,12 +216,14 @@ export function exposeWebMCP(bridge, options = {}) {
       return chain;
     },
     tools: () => [...live.keys()],
+    refused: () => [...refused].map(([name, { reason }]) => ({ name, reason })),
     dispose() {
       if (disposed) return;
       disposed = true;
       unsubscribe();
       for (const { controller } of live.values()) controller.abort();
       live.clear();
+      refused.clear();
       try {
         resource?.unregister();
       } catch {

@@ -99,3 +99,33 @@ test("without any modelContext exposeWebMCP says so and registers nothing", asyn
   h.dispose();
   p.dispose();
 });
+
+test("tools WebMCP cannot take are not lost without a word: refused() names them and says why", async () => {
+  initializeWebMCPPolyfill();
+  const mc = /** @type {any} */ (document).modelContext;
+  // The page registered a tool of its own under a capability's name.
+  const pageTool = new AbortController();
+  await mc.registerTool({ name: "order.open", description: "The page's own", inputSchema: { type: "object" }, execute: async () => ({ content: [] }) },
+    { signal: pageTool.signal });
+  const manifest = structuredClone(MANIFEST);
+  const rename = (/** @type {string} */ from, /** @type {string} */ to) => { manifest.capabilities.find((/** @type {any} */ c) => c.name === from).name = to; };
+  rename("order.ship", "Ship order!"); // outside WebMCP's tool names
+  rename("orders.export", "describe_context"); // the describe tool's name
+  const p = await createPinhole({ wasm: WASM, manifest, store: plainStore(ordersState()) });
+  const h = p.exposeWebMCP();
+  await h.ready;
+  assert.deepEqual(h.tools().sort(), ["describe_context", "order.charge"]);
+  assert.deepEqual(await names(mc), ["describe_context", "order.charge", "order.open"]);
+  const refused = Object.fromEntries(h.refused().map((r) => [r.name, r.reason]));
+  assert.deepEqual(Object.keys(refused).sort(), ["Ship order!", "describe_context", "order.open"]);
+  assert.match(refused["Ship order!"], /^not a WebMCP tool name/);
+  assert.match(refused.describe_context, /describe tool has this name/);
+  assert.match(refused["order.open"], /^the modelContext refused it: .*already registered/);
+
+  // A refusal stands while the capability stays as it was; dispose forgets them all.
+  h.dispose();
+  assert.deepEqual(h.refused(), []);
+  pageTool.abort();
+  p.dispose();
+  cleanupWebMCPPolyfill();
+});

@@ -10,31 +10,9 @@
 // page after a silent fallback.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { createServer } from "node:http";
-import { readFile } from "node:fs/promises";
-import { dirname, extname, join, normalize, sep } from "node:path";
-import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { launchOptions } from "../chromium.mjs";
-
-const web = dirname(dirname(fileURLToPath(import.meta.url)));
-const repo = dirname(web);
-/** Where an installed package's files are, as the page sees them. */
-const PKG = "/node_modules/@pinholectx/pinhole";
-/** Zustand's ESM build of zustand/vanilla, as Node resolves it for the demo (no imports of its own). */
-const ZUSTAND = fileURLToPath(import.meta.resolve("zustand/vanilla"));
-const TYPES = {
-  ".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8", ".mjs": "text/javascript; charset=utf-8",
-  ".json": "application/json", ".wasm": "application/wasm",
-};
-
-const IMPORT_MAP = {
-  imports: {
-    "@pinholectx/pinhole": `${PKG}/src/index.js`,
-    "@pinholectx/pinhole/zustand": `${PKG}/src/adapters/zustand.js`,
-    "zustand/vanilla": "/vendor/zustand-vanilla.mjs",
-  },
-};
+import { IMPORT_MAP, PKG, servePackage } from "./package-server.mjs";
 
 // The app's imports are dynamic so that a module that fails to resolve is
 // reported on the page (result.error) instead of only stopping the script.
@@ -64,36 +42,10 @@ try {
 </script>
 `;
 
-/** file maps a URL path to the file served for it, or null. */
-function file(path) {
-  const under = (root, rest) => {
-    const p = normalize(join(root, decodeURIComponent(rest)));
-    return p.startsWith(root + sep) ? p : null;
-  };
-  if (path === `${PKG}/pinhole.wasm`) return join(repo, "build", "pinhole.wasm");
-  if (path.startsWith(`${PKG}/src/`)) return under(join(repo, "js", "src"), path.slice(`${PKG}/src`.length));
-  if (path === "/vendor/zustand-vanilla.mjs") return ZUSTAND;
-  if (path.startsWith("/testdata/orders/")) return under(join(repo, "testdata", "orders"), path.slice("/testdata/orders".length));
-  return null;
-}
-
 let server, url, browser;
 before(async () => {
-  const http = createServer(async (req, res) => {
-    const path = new URL(req.url, "http://x").pathname;
-    if (path === "/") return res.writeHead(200, { "content-type": TYPES[".html"] }).end(PAGE);
-    const f = file(path);
-    try {
-      if (!f) throw new Error("not served");
-      const body = await readFile(f);
-      res.writeHead(200, { "content-type": TYPES[extname(f)] ?? "application/octet-stream" }).end(body);
-    } catch {
-      res.writeHead(404, { "content-type": "text/plain" }).end("not found");
-    }
-  });
-  await new Promise((ok) => http.listen(0, "127.0.0.1", ok));
-  url = `http://127.0.0.1:${http.address().port}/`;
-  server = { close: () => new Promise((done) => { http.closeAllConnections(); http.close(done); }) };
+  server = await servePackage(PAGE);
+  url = server.url;
   browser = await chromium.launch(launchOptions());
 });
 

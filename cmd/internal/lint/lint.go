@@ -1,8 +1,8 @@
 // Package lint reports risky declarations in a Pinhole manifest: values
 // exposed plain whose names or sample values look like credentials, e-mail
-// addresses, phone or card numbers, and regions or capabilities an agent
-// cannot understand for lack of a description, and token slots that are
-// missing. The pinhole CLI and the
+// addresses, phone or card numbers, regions or capabilities an agent
+// cannot understand for lack of a description, capabilities WebMCP cannot
+// take as tools for their names, and token slots that are missing. The pinhole CLI and the
 // Worker share it. Findings name manifest places, never values.
 package lint
 
@@ -77,6 +77,9 @@ func Plan(plan *manifest.Plan, state *jsonval.Value) []Finding {
 		}
 	}
 	for i, c := range plan.Capabilities {
+		if msg := webMCPNameFault(c.Name); msg != "" {
+			out = append(out, Finding{"/capabilities/" + strconv.Itoa(i) + "/name", "capability " + strconv.Quote(c.Name) + " " + msg})
+		}
 		if len([]rune(strings.TrimSpace(c.Description))) < minCapabilityDescription {
 			out = append(out, Finding{"/capabilities/" + strconv.Itoa(i) + "/description",
 				"capability " + strconv.Quote(c.Name) + " has a description shorter than " +
@@ -87,6 +90,29 @@ func Plan(plan *manifest.Plan, state *jsonval.Value) []Finding {
 }
 
 const advice = "; declare expose mask, alias or placeholder, or leave it out"
+
+// describeTool is the name the bridge gives its WebMCP describe tool by
+// default (js/src/webmcp.js).
+const describeTool = "describe_context"
+
+// webMCPNameFault says why a capability named name cannot be offered as a
+// WebMCP tool, or "" if it can. WebMCP's registerTool refuses a name that is
+// not 1 to 128 ASCII letters, digits, "_", "-" or "." (the WebMCP draft's
+// registerTool steps), and the bridge keeps its describe tool's name.
+func webMCPNameFault(name string) string {
+	if name == describeTool {
+		return "has the name of the bridge's WebMCP describe tool; it is offered as a WebMCP tool only under another describeToolName"
+	}
+	ok := len(name) <= 128
+	for i := 0; ok && i < len(name); i++ {
+		c := name[i]
+		ok = isAlnum(c) || c == '_' || c == '-' || c == '.'
+	}
+	if !ok {
+		return "is not a WebMCP tool name (ASCII letters, digits, _, - and ., 1 to 128 of them); the bridge cannot offer it as a WebMCP tool"
+	}
+	return ""
+}
 
 // nameFindings checks the declared name and the last token of the source
 // path ("contact" from "/customer/email" is still an e-mail).

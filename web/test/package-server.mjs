@@ -1,0 +1,69 @@
+// A static server for tests that load the package the way an app without a
+// bundler does: the bridge's own sources (js/src) where an installed package
+// keeps them, pinhole.wasm beside src/ as `make pack` puts it, Zustand's ESM
+// build, and testdata/orders; the test's page at "/", with IMPORT_MAP
+// resolving the package's specifiers. Nothing is built or rewritten.
+// Shared by nobundler.test.mjs and webmcp-native.test.mjs.
+import { createServer } from "node:http";
+import { readFile } from "node:fs/promises";
+import { dirname, extname, join, normalize, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const repo = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
+/** Where an installed package's files are, as the page sees them. */
+export const PKG = "/node_modules/@pinholectx/pinhole";
+/** Zustand's ESM build of zustand/vanilla, as Node resolves it for the demo (no imports of its own). */
+const ZUSTAND = fileURLToPath(import.meta.resolve("zustand/vanilla"));
+const TYPES = {
+  ".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8", ".mjs": "text/javascript; charset=utf-8",
+  ".json": "application/json", ".wasm": "application/wasm",
+};
+
+/** The import map a page puts in a <script type="importmap">. */
+export const IMPORT_MAP = {
+  imports: {
+    "@pinholectx/pinhole": `${PKG}/src/index.js`,
+    "@pinholectx/pinhole/zustand": `${PKG}/src/adapters/zustand.js`,
+    "zustand/vanilla": "/vendor/zustand-vanilla.mjs",
+  },
+};
+
+/** file maps a URL path to the file served for it, or null. @param {string} path */
+function file(path) {
+  /** @param {string} root @param {string} rest */
+  const under = (root, rest) => {
+    const p = normalize(join(root, decodeURIComponent(rest)));
+    return p.startsWith(root + sep) ? p : null;
+  };
+  if (path === `${PKG}/pinhole.wasm`) return join(repo, "build", "pinhole.wasm");
+  if (path.startsWith(`${PKG}/src/`)) return under(join(repo, "js", "src"), path.slice(`${PKG}/src`.length));
+  if (path === "/vendor/zustand-vanilla.mjs") return ZUSTAND;
+  if (path.startsWith("/testdata/orders/")) return under(join(repo, "testdata", "orders"), path.slice("/testdata/orders".length));
+  return null;
+}
+
+/**
+ * servePackage serves page at "/" and the package's files on 127.0.0.1.
+ * @param {string} page the HTML of "/"
+ * @returns {Promise<{url: string, close(): Promise<void>}>}
+ */
+export async function servePackage(page) {
+  const http = createServer(async (req, res) => {
+    const path = new URL(req.url ?? "/", "http://x").pathname;
+    if (path === "/") return res.writeHead(200, { "content-type": TYPES[".html"] }).end(page);
+    const f = file(path);
+    try {
+      if (!f) throw new Error("not served");
+      const body = await readFile(f);
+      res.writeHead(200, { "content-type": TYPES[/** @type {keyof TYPES} */ (extname(f))] ?? "application/octet-stream" }).end(body);
+    } catch {
+      res.writeHead(404, { "content-type": "text/plain" }).end("not found");
+    }
+  });
+  await new Promise((ok) => http.listen(0, "127.0.0.1", () => ok(undefined)));
+  const address = /** @type {import("node:net").AddressInfo} */ (http.address());
+  return {
+    url: `http://127.0.0.1:${address.port}/`,
+    close: () => new Promise((done) => { http.closeAllConnections(); http.close(() => done()); }),
+  };
+}
