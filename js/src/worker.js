@@ -45,7 +45,7 @@ const post = (message, transfer) => scope.postMessage(message, transfer ?? []);
 /** @param {MessageEvent} ev */
 scope.onmessage = (ev) => {
   const m = ev.data;
-  if (!m || typeof m !== "object" || typeof m.t !== "string" || !(m.t in handlers) || (m.t === "fault" && !faults)) {
+  if (!m || typeof m !== "object" || typeof m.t !== "string" || !Object.hasOwn(handlers, m.t) || (m.t === "fault" && !faults)) {
     throw new Error("pinhole worker: unknown message");
   }
   queue = queue.then(() => handlers[/** @type {keyof handlers} */ (m.t)](m)).catch((err) => failed(m, err));

@@ -181,6 +181,19 @@ test("the worker overwrites its instance's memory only for a bridge started with
   p.dispose();
 });
 
+test("a message named like an Object.prototype member is unknown to the worker, not a handler", async () => {
+  for (const t of ["constructor", "toString", "__proto__", "hasOwnProperty"]) {
+    const { p, audit } = await bridge("worker");
+    const made = FakeWorker.made;
+    p[internals].instance.worker.postMessage({ t, id: 1 << 30 });
+    const d = /** @type {any} */ (await settles(p.describe({ limit: 1 })));
+    assert.equal(d.context.recordsTotal, 48, t);
+    assert.deepEqual(audit.filter((e) => e.kind === "recovered").map((e) => e.cause), ["WorkerError"], `${t}: a protocol fault, the worker replaced`);
+    assert.equal(FakeWorker.made, made + 1, t);
+    p.dispose();
+  }
+});
+
 /**
  * settles answers what p settles with, or rejects when it has not settled in time.
  * @template T @param {Promise<T>} p @returns {Promise<T>}
