@@ -353,12 +353,14 @@ export interface WebMCPHandle {
   ready: Promise<void>;
   /** Names of the tools registered now. */
   tools(): string[];
-  /** Tools not offered, and why: a capability whose name WebMCP does not
-   * allow (ASCII letters, digits, "_", "-" and ".", 1 to 128), one named
-   * like the describe tool, or one the modelContext refused (its error's
-   * message). A refused capability is tried again when its definition
-   * changes. */
-  refused(): { name: string; reason: string }[];
+  /** Tools not offered now, and why: the describe tool (tool "describe")
+   * or a capability's (tool "capability") whose name WebMCP does not allow
+   * (ASCII letters, digits, "_", "-" and ".", 1 to 128), a capability named
+   * like the describe tool, or a tool the modelContext refused (its error's
+   * message). A refusal by the modelContext is tried again at the next
+   * change of the context; one by the name rules when the capability's
+   * definition changes. */
+  refused(): { name: string; tool: "describe" | "capability"; reason: string }[];
   /** Unregister everything. */
   dispose(): void;
 }

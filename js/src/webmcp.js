@@ -50,6 +50,9 @@ export function findModelContext() {
  */
 export const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
+/** The key under which the describe tool is registered (capabilities' keys are their definitions). */
+const DESCRIBE = "\0describe";
+
 /** Why exposeWebMCP registered nothing when the page has no modelContext. */
 export const NO_MODEL_CONTEXT =
   "no WebMCP modelContext (document.modelContext or navigator.modelContext): " +
@@ -79,27 +82,39 @@ export function exposeWebMCP(bridge, options = {}) {
   const limits = bridge.limits;
   /** @type {Map<string, {controller: AbortController, key: string}>} */
   const live = new Map();
-  /** Tools not registered now, by name: why (a name WebMCP does not allow, or the modelContext's error), and the definition refused, tried again only once it changes. @type {Map<string, {reason: string, key: string}>} */
+  /**
+   * Capability tools not registered now, by name, and why. A refusal by
+   * the rules (a name WebMCP does not allow, the describe tool's name)
+   * stands while the capability stays as it was (key); one by the
+   * modelContext (again) is tried once more at the next sync, since what
+   * it objected to (a tool of the page's own by that name, say) may be gone.
+   * @type {Map<string, {reason: string, key: string, again: boolean}>}
+   */
   const refused = new Map();
+  /** Why the describe tool is not registered, if it is not. @type {{reason: string, again: boolean} | null} */
+  let describeRefused = null;
   let disposed = false;
   /** @type {Promise<void>} */
   let chain = Promise.resolve();
 
-  /** @param {WebMCPTool} tool @param {string} key */
+  /** @param {WebMCPTool} tool @param {string} key the capability's definition, DESCRIBE for the describe tool */
   const register = async (tool, key) => {
-    if (!TOOL_NAME.test(tool.name)) {
-      refused.set(tool.name, { reason: "not a WebMCP tool name: letters, digits, _, - and . only, 1 to 128 of them", key });
-      return;
-    }
+    /** @param {string} reason @param {boolean} again */
+    const refuse = (reason, again) => {
+      if (disposed) return;
+      if (key === DESCRIBE) describeRefused = { reason, again };
+      else refused.set(tool.name, { reason, key, again });
+    };
+    if (disposed) return;
+    if (!TOOL_NAME.test(tool.name)) return refuse("not a WebMCP tool name: letters, digits, _, - and . only, 1 to 128 of them", false);
     const controller = new AbortController();
     live.set(tool.name, { controller, key });
-    refused.delete(tool.name);
     try {
       await mc.registerTool(tool, { signal: controller.signal });
     } catch (err) {
       if (live.get(tool.name)?.controller === controller) live.delete(tool.name);
       controller.abort();
-      refused.set(tool.name, { reason: `the modelContext refused it: ${err instanceof Error ? err.message : String(err)}`, key });
+      refuse(`the modelContext refused it: ${err instanceof Error ? err.message : String(err)}`, true);
     }
   };
 
@@ -160,7 +175,10 @@ export function exposeWebMCP(bridge, options = {}) {
 
   const sync = async () => {
     if (disposed) return;
-    if (!live.has(describeTool.name) && !refused.has(describeTool.name)) await register(describeTool, "describe");
+    if (!live.has(describeTool.name) && (!describeRefused || describeRefused.again)) {
+      describeRefused = null;
+      await register(describeTool, DESCRIBE);
+    }
     const d = await bridge.describe({ limit: 1 });
     if (disposed || "error" in d) return;
     /** @type {Map<string, import('./types.js').Capability>} */
@@ -173,17 +191,19 @@ export function exposeWebMCP(bridge, options = {}) {
         entry.controller.abort();
       }
     }
-    // A refusal is kept while its capability stays as it was; the describe
-    // tool's own (key "describe") for good.
-    for (const [name, { key }] of [...refused]) {
+    for (const [name, r] of [...refused]) {
       const c = want.get(name);
-      if (key !== "describe" && (!c || JSON.stringify(c) !== key)) refused.delete(name);
+      if (r.again || !c || JSON.stringify(c) !== r.key) refused.delete(name);
     }
     for (const [name, c] of want) {
-      if (live.has(name) && name !== describeTool.name || refused.has(name)) continue;
+      if (disposed) return;
+      if (refused.has(name)) continue;
       const key = JSON.stringify(c);
-      if (name === describeTool.name) refused.set(name, { reason: "the describe tool has this name; rename the capability or pass describeToolName", key });
-      else await register(capabilityTool(c), key);
+      if (name === describeTool.name) {
+        refused.set(name, { reason: "the describe tool has this name; rename the capability or pass describeToolName", key, again: false });
+      } else if (!live.has(name)) {
+        await register(capabilityTool(c), key);
+      }
     }
   };
   const queue = () => {
@@ -216,7 +236,10 @@ export function exposeWebMCP(bridge, options = {}) {
       return chain;
     },
     tools: () => [...live.keys()],
-    refused: () => [...refused].map(([name, { reason }]) => ({ name, reason })),
+    refused: () => [
+      ...(describeRefused ? [{ name: describeTool.name, tool: /** @type {const} */ ("describe"), reason: describeRefused.reason }] : []),
+      ...[...refused].map(([name, { reason }]) => ({ name, tool: /** @type {const} */ ("capability"), reason })),
+    ],
     dispose() {
       if (disposed) return;
       disposed = true;
@@ -224,6 +247,7 @@ export function exposeWebMCP(bridge, options = {}) {
       for (const { controller } of live.values()) controller.abort();
       live.clear();
       refused.clear();
+      describeRefused = null;
       try {
         resource?.unregister();
       } catch {

@@ -100,7 +100,7 @@ test("without any modelContext exposeWebMCP says so and registers nothing", asyn
   p.dispose();
 });
 
-test("tools WebMCP cannot take are not lost without a word: refused() names them and says why", async () => {
+test("tools WebMCP cannot take are not lost without a word: refused() names them and says why, and they come back when they can", async () => {
   initializeWebMCPPolyfill();
   const mc = /** @type {any} */ (document).modelContext;
   // The page registered a tool of its own under a capability's name.
@@ -111,21 +111,100 @@ test("tools WebMCP cannot take are not lost without a word: refused() names them
   const rename = (/** @type {string} */ from, /** @type {string} */ to) => { manifest.capabilities.find((/** @type {any} */ c) => c.name === from).name = to; };
   rename("order.ship", "Ship order!"); // outside WebMCP's tool names
   rename("orders.export", "describe_context"); // the describe tool's name
-  const p = await createPinhole({ wasm: WASM, manifest, store: plainStore(ordersState()) });
+  rename("order.refund", "refund/order"); // outside too, in the side panel's region
+  const store = plainStore(ordersState());
+  const p = await createPinhole({ wasm: WASM, manifest, store });
   const h = p.exposeWebMCP();
   await h.ready;
+  const refused = () => Object.fromEntries(h.refused().map((r) => [r.name, `${r.tool}: ${r.reason}`]));
   assert.deepEqual(h.tools().sort(), ["describe_context", "order.charge"]);
   assert.deepEqual(await names(mc), ["describe_context", "order.charge", "order.open"]);
-  const refused = Object.fromEntries(h.refused().map((r) => [r.name, r.reason]));
-  assert.deepEqual(Object.keys(refused).sort(), ["Ship order!", "describe_context", "order.open"]);
-  assert.match(refused["Ship order!"], /^not a WebMCP tool name/);
-  assert.match(refused.describe_context, /describe tool has this name/);
-  assert.match(refused["order.open"], /^the modelContext refused it: .*already registered/);
+  const first = refused();
+  assert.deepEqual(Object.keys(first).sort(), ["Ship order!", "describe_context", "order.open"]);
+  assert.match(first["Ship order!"], /^capability: not a WebMCP tool name/);
+  assert.match(first.describe_context, /^capability: the describe tool has this name/);
+  assert.match(first["order.open"], /^capability: the modelContext refused it: .*already registered/);
 
-  // A refusal stands while the capability stays as it was; dispose forgets them all.
+  // Another change of the context: the same refusals (the modelContext's tried again, refused again).
+  store.setState((s) => ({ ...s, session: { ...s.session, role: "manager" } }));
+  await settle();
+  await h.ready;
+  assert.deepEqual(refused(), first);
+
+  // The side panel opens: its capability is refused by name while the region is active, and no longer listed once it is not.
+  store.setState((s) => ({ ...s, ui: { ...s.ui, detailOpen: true, selected: "SO-1001" } }));
+  await settle();
+  await h.ready;
+  assert.match(refused()["refund/order"], /^capability: not a WebMCP tool name/);
+  store.setState((s) => ({ ...s, ui: { ...s.ui, detailOpen: false } }));
+  await settle();
+  await h.ready;
+  assert.deepEqual(refused(), first);
+
+  // The page's own tool goes: at the next change the capability is offered.
+  pageTool.abort();
+  store.setState((s) => ({ ...s, ui: { ...s.ui, selected: "SO-1002" } }));
+  await settle();
+  await h.ready;
+  assert.deepEqual(h.tools().sort(), ["describe_context", "order.charge", "order.open"]);
+  assert.equal(refused()["order.open"], undefined);
+
   h.dispose();
   assert.deepEqual(h.refused(), []);
+  assert.deepEqual(await names(mc), []);
+  p.dispose();
+  cleanupWebMCPPolyfill();
+});
+
+test("a describe tool WebMCP cannot take is listed as refused; one the page held is offered once the page lets go", async () => {
+  initializeWebMCPPolyfill();
+  const mc = /** @type {any} */ (document).modelContext;
+  const store = plainStore(ordersState());
+  const p = await createPinhole({ wasm: WASM, manifest: MANIFEST, store });
+
+  const badName = p.exposeWebMCP({ describeToolName: "describe context" });
+  await badName.ready;
+  assert.deepEqual(badName.refused().map((r) => [r.name, r.tool]), [["describe context", "describe"]]);
+  assert.match(badName.refused()[0].reason, /^not a WebMCP tool name/);
+  assert.ok(!(await names(mc)).includes("describe context"));
+  badName.dispose();
+
+  const pageTool = new AbortController();
+  await mc.registerTool({ name: "describe_context", description: "The page's own", inputSchema: { type: "object" }, execute: async () => ({ content: [] }) },
+    { signal: pageTool.signal });
+  const h = p.exposeWebMCP();
+  await h.ready;
+  assert.deepEqual(h.refused().map((r) => [r.name, r.tool]), [["describe_context", "describe"]]);
+  assert.ok(!h.tools().includes("describe_context"));
   pageTool.abort();
+  store.setState((s) => ({ ...s, ui: { ...s.ui, selected: "SO-1002" } }));
+  await settle();
+  await h.ready;
+  assert.ok(h.tools().includes("describe_context"));
+  assert.deepEqual(h.refused(), []);
+  p.dispose();
+  await settle();
+  assert.deepEqual(await names(mc), []);
+  cleanupWebMCPPolyfill();
+});
+
+test("dispose while registrations are under way leaves no tool behind", async () => {
+  initializeWebMCPPolyfill();
+  const mc = /** @type {any} */ (document).modelContext;
+  // A modelContext whose registerTool takes a while, as a browser's promise does.
+  const slow = { registerTool: async (/** @type {any} */ tool, /** @type {any} */ opts) => {
+    await new Promise((r) => setTimeout(r, 5));
+    return mc.registerTool(tool, opts);
+  } };
+  const p = await createPinhole({ wasm: WASM, manifest: MANIFEST, store: plainStore(ordersState()) });
+  const h = p.exposeWebMCP({ modelContext: slow });
+  await new Promise((r) => setTimeout(r, 12)); // the describe tool and maybe one capability registered
+  h.dispose();
+  await h.ready;
+  await new Promise((r) => setTimeout(r, 30));
+  assert.deepEqual(h.tools(), []);
+  assert.deepEqual(h.refused(), []);
+  assert.deepEqual(await names(mc), [], "a tool was registered after dispose");
   p.dispose();
   cleanupWebMCPPolyfill();
 });
