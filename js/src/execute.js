@@ -249,7 +249,7 @@ export class Agent {
       await this.audit.drain();
       return prepared;
     }
-    const handler = this.actions[request.capability];
+    const handler = Object.hasOwn(this.actions, request.capability) ? this.actions[request.capability] : undefined;
     if (typeof handler !== "function") {
       return errorOf("unknown_capability", "the application has no handler for this capability", "capability");
     }

@@ -17,6 +17,7 @@ import { Sync } from "./sync.js";
 import { Agent } from "./execute.js";
 import { exposeWebMCP } from "./webmcp.js";
 import { exposeToExtension } from "./extension.js";
+import { errorOf, PinholeSetupError } from "./errors.js";
 
 export { compileModule } from "./module.js";
 export { connectFromContentScript } from "./extension.js";
@@ -114,6 +115,8 @@ export async function createPinhole(options) {
   if (options.host !== undefined && options.host !== "worker" && options.host !== "main") {
     throw new TypeError('createPinhole: host is "worker" or "main"');
   }
+  checkManifestOption(options.manifest);
+  checkActionsOption(options.actions);
   const { host, fallback } = await startHost(options);
   try {
     return await Bridge.start(host, options, fallback);
@@ -121,6 +124,46 @@ export async function createPinhole(options) {
     host.close();
     throw err;
   }
+}
+
+/**
+ * checkManifestOption refuses a manifest that is neither an object nor JSON
+ * text before anything starts: a file path passed as the manifest would
+ * otherwise be reported as a malformed load request.
+ * @param {unknown} manifest
+ */
+function checkManifestOption(manifest) {
+  if (typeof manifest === "string") {
+    try {
+      JSON.parse(manifest);
+    } catch {
+      throw new PinholeSetupError(errorOf("invalid_manifest",
+        "the manifest text is not JSON: pass the manifest object or its JSON text (a file path is neither)", "manifest"));
+    }
+  } else if (manifest === null || typeof manifest !== "object" || Array.isArray(manifest)) {
+    throw new TypeError("createPinhole: manifest is the manifest object or its JSON text");
+  }
+}
+
+/** checkActionsOption checks that actions, when given, maps names to functions. @param {unknown} actions */
+function checkActionsOption(actions) {
+  if (actions === undefined) return;
+  if (actions === null || typeof actions !== "object" || Array.isArray(actions)) {
+    throw new TypeError("createPinhole: actions is an object of handlers by capability name");
+  }
+  for (const [name, handler] of Object.entries(actions)) {
+    if (typeof handler !== "function") throw new TypeError(`createPinhole: actions[${JSON.stringify(name)}] is not a function`);
+  }
+}
+
+/**
+ * capabilityNames returns the names of a loaded manifest's capabilities.
+ * @param {object | string} manifest valid: the module loaded it
+ * @returns {string[]}
+ */
+function capabilityNames(manifest) {
+  const m = typeof manifest === "string" ? JSON.parse(manifest) : manifest;
+  return Array.isArray(m.capabilities) ? m.capabilities.map((/** @type {{name: string}} */ c) => c.name) : [];
 }
 
 /**
@@ -183,6 +226,7 @@ class Bridge {
     const loaded = await link.exclusive(() => link.open());
     const b = new Bridge(link, loaded, o);
     if (fallback) b.audit.emit({ source: "bridge", kind: "host_fallback", cause: fallback });
+    b.checkActions(capabilityNames(o.manifest));
     await b.sync.start();
     await b.audit.drain();
     return b;
@@ -201,6 +245,8 @@ class Bridge {
     this.host = link.host.kind;
     /** The bounds of the loaded manifest. @type {Limits} */
     this.limits = loaded.limits;
+    /** The app's handlers, by capability name. @type {Record<string, Function>} */
+    this.actions = o.actions ?? {};
     this.audit = new Audit(o.onAudit, this.link);
     this.recovery = new Recovery(this.link, this.audit);
     this.sync = new Sync({
@@ -212,6 +258,31 @@ class Bridge {
       sync: this.sync, caller: this.recovery, audit: this.audit,
       actions: o.actions, onActionError: o.onActionError, closed: () => this.disposed,
     });
+  }
+
+  /**
+   * checkActions compares the handlers given with the manifest's
+   * capabilities: a handler for no capability (a typo, most often) is
+   * reported by console.warn and an audit event; capabilities without a
+   * handler by the same event (an agent's execute of one answers
+   * unknown_capability, and exposeWebMCP does not offer it).
+   * @param {string[]} declared
+   */
+  checkActions(declared) {
+    const given = Object.keys(this.actions);
+    const undeclared = given.filter((n) => !declared.includes(n));
+    const unhandled = declared.filter((n) => !this.hasAction(n));
+    if (undeclared.length === 0 && unhandled.length === 0) return;
+    this.audit.emit({ source: "bridge", kind: "actions", undeclared, unhandled });
+    if (undeclared.length) {
+      console.warn(`pinhole: actions has ${undeclared.map((n) => JSON.stringify(n)).join(", ")}, which the manifest does not declare; ` +
+        `its capabilities: ${declared.join(", ") || "none"}`);
+    }
+  }
+
+  /** hasAction reports whether the app gave a handler for the capability. @param {string} capability */
+  hasAction(capability) {
+    return Object.hasOwn(this.actions, capability);
   }
 
   /** flush syncs now when the store changed since the last sync. */

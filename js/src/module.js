@@ -132,7 +132,15 @@ async function readLocal(where) {
   } catch {
     return undefined;
   }
-  return fs.readFile(where instanceof URL || s.startsWith("file:") ? new URL(s) : s);
+  const file = where instanceof URL || s.startsWith("file:") ? new URL(s) : s;
+  try {
+    return await fs.readFile(file);
+  } catch (err) {
+    const code = /** @type {any} */ (err)?.code;
+    // The code stays on the error: the package's own location reports a missing file its own way (index.js).
+    throw Object.assign(new Error(`pinhole.wasm: cannot read ${s}${code ? ` (${code})` : ""}; a relative path is read from the working directory ` +
+      `(${process.cwd()}): pass wasm as an absolute path or a file: URL, or leave it out for the package's own pinhole.wasm`, { cause: err }), { code });
+  }
 }
 
 /** @param {string | URL} where */

@@ -208,6 +208,12 @@ export type AuditEvent =
   | { source: "bridge"; kind: "sync_error"; code: ErrorCode; path: string }
   | { source: "bridge"; kind: "recovered"; op: string; cause: string; restoredFrom: "store" | "last_good" }
   | { source: "bridge"; kind: "action_error"; capability: string }
+  /** Once, as the bridge starts, when the handlers given and the
+   * manifest's capabilities differ: handlers for no capability
+   * (undeclared, also a console warning) and capabilities without one
+   * (unhandled: not offered as WebMCP tools; executing one answers
+   * unknown_capability). */
+  | { source: "bridge"; kind: "actions"; undeclared: string[]; unhandled: string[] }
   /** Once, as the bridge starts, when the module runs in this thread
    * because the worker could not start (host not given). */
   | { source: "bridge"; kind: "host_fallback"; cause: HostFallbackCause };
@@ -300,6 +306,9 @@ export interface AgentSurface {
   subscribe(listener: (event: SnapshotEvent) => void): () => void;
   /** The bounds of the loaded manifest. */
   readonly limits: Limits;
+  /** Whether the app gave a handler for the capability; a surface without
+   * it offers every capability. */
+  hasAction?(capability: string): boolean;
 }
 
 /** Options of exposeWebMCP. */

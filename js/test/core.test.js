@@ -49,6 +49,34 @@ test("createPinhole rejects unknown options, bad stores and bad manifests", asyn
     (err) => err instanceof PinholeSetupError && /** @type {any} */ (err).error.code === "invalid_manifest");
 });
 
+test("createPinhole says what a newcomer's mistakes are: a manifest path, a handler that is not a function, a wasm path that is not there", async () => {
+  const store = plainStore(ordersState());
+  await assert.rejects(createPinhole({ wasm: WASM, manifest: "./src/pinhole.manifest.json", store }),
+    (err) => err instanceof PinholeSetupError && /** @type {any} */ (err).error.code === "invalid_manifest" &&
+      /not JSON: pass the manifest object or its JSON text \(a file path is neither\)/.test(err.message));
+  await assert.rejects(createPinhole(/** @type {any} */ ({ wasm: WASM, manifest: null, store })), /manifest is the manifest object or its JSON text/);
+  await assert.rejects(createPinhole(/** @type {any} */ ({ wasm: WASM, manifest: MANIFEST, store, actions: { "order.ship": "ship" } })),
+    /actions\["order\.ship"\] is not a function/);
+  await assert.rejects(createPinhole(/** @type {any} */ ({ wasm: WASM, manifest: MANIFEST, store, actions: [] })), /actions is an object/);
+  await assert.rejects(createPinhole({ wasm: "./no/such/pinhole.wasm", manifest: MANIFEST, store }),
+    /^Error: pinhole\.wasm: cannot read \.\/no\/such\/pinhole\.wasm \(ENOENT\); a relative path is read from the working directory/);
+  // Manifest text that is JSON still loads.
+  const p = await createPinhole({ wasm: WASM, manifest: JSON.stringify(MANIFEST), store });
+  p.dispose();
+});
+
+test("a capability named like an Object.prototype member without a handler answers unknown_capability; the prototype's function never runs", async () => {
+  const manifest = structuredClone(MANIFEST);
+  manifest.capabilities.find((/** @type {any} */ c) => c.name === "orders.export").name = "toString";
+  const state = ordersState();
+  state.session.role = "manager"; // export is for managers
+  const p = await createPinhole({ wasm: WASM, manifest, store: plainStore(state), actions: { "order.ship": () => {} } });
+  const d = /** @type {any} */ (await p.describe({ limit: 1 }));
+  const r = /** @type {any} */ (await p.execute({ capability: "toString", snapshot: d.snapshot }));
+  assert.equal(r.error?.code, "unknown_capability", JSON.stringify(r));
+  p.dispose();
+});
+
 test("subscribe reports snapshot changes; dispose stops following the store", async () => {
   const store = plainStore(ordersState());
   const p = await createPinhole({ wasm: WASM, manifest: MANIFEST, store });

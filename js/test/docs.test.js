@@ -3,7 +3,8 @@
 // "<!-- not run:" (with the reason). A block after "<!-- continues -->"
 // runs appended to the one before it; a block after "<!-- file: NAME -->"
 // is not run but written as NAME into the directory the file's blocks run
-// in. Each runs in a fresh directory laid out like an app that installed the
+// in; one after "<!-- test file: NAME -->" is written there as NAME and run
+// there with `node --test NAME`, which must pass. Each runs in a fresh directory laid out like an app that installed the
 // packed package: node_modules/@pinholectx/pinhole (this package's sources
 // with its pinhole.wasm, so the default location is what runs),
 // pinhole.manifest.json and state.json (the orders example), store.js (a
@@ -17,6 +18,7 @@ import test from "node:test";
 import assert from "node:assert/strict";
 import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { connectFromContentScript } from "../src/extension.js";
@@ -53,8 +55,8 @@ function runnable(/** @type {string} */ file) {
   for (const b of blocks(file)) {
     if (b.lang !== "js") continue;
     if (b.marker.startsWith("<!-- not run:")) continue;
-    if (b.marker.startsWith("<!-- file:")) {
-      assert.match(b.marker, /^<!-- file: [\w.-]+ -->$/, `${file}:${b.line}: a file block names a file of the app's directory`);
+    if (b.marker.startsWith("<!-- file:") || b.marker.startsWith("<!-- test file:")) {
+      assert.match(b.marker, /^<!-- (test )?file: [\w.-]+ -->$/, `${file}:${b.line}: a file block names a file of the app's directory`);
       continue;
     }
     if (b.marker === "<!-- continues -->") {
@@ -81,12 +83,16 @@ class PageWindow extends EventTarget {
 }
 /** @type {any} */ (globalThis).window = new PageWindow();
 
-/** files returns the blocks of a Markdown file marked "<!-- file: NAME -->", by NAME. */
-function files(/** @type {string} */ file) {
+/**
+ * files returns the blocks of a Markdown file marked "<!-- file: NAME -->"
+ * (or, with kind "test file", "<!-- test file: NAME -->"), by NAME.
+ * @param {string} file @param {"file" | "test file"} [kind]
+ */
+function files(file, kind = "file") {
   /** @type {Record<string, string>} */
   const out = {};
   for (const b of blocks(file)) {
-    const m = /^<!-- file: ([\w.-]+) -->$/.exec(b.marker); // a name in the app's directory, no path
+    const m = new RegExp(`^<!-- ${kind}: ([\\w.-]+) -->$`).exec(b.marker); // a name in the app's directory, no path
     if (m) out[m[1]] = b.code + "\n";
   }
   return out;
@@ -175,6 +181,26 @@ for (const file of Object.keys(CHECKS)) {
       }
     });
   });
+}
+
+for (const file of Object.keys(CHECKS)) {
+  for (const [name, code] of Object.entries(files(file, "test file"))) {
+    test(`${file}: the test file ${name} passes under node --test`, () => {
+      const dir = app(file);
+      try {
+        writeFileSync(join(dir, name), code);
+        // A test run of its own: not a child of this one (NODE_TEST_CONTEXT), reporting TAP.
+        const env = { ...process.env };
+        delete env.NODE_TEST_CONTEXT;
+        const run = spawnSync(process.execPath, ["--test", "--test-reporter=tap", name], { cwd: dir, env, encoding: "utf8", timeout: 120000 });
+        assert.equal(run.status, 0, `${name} failed:\n${run.stdout}\n${run.stderr}`);
+        assert.match(run.stdout, /^# pass [1-9]/m, "it ran no test");
+        assert.match(run.stdout, /^# fail 0$/m);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
 }
 
 test("a block marked not run says why", () => {

@@ -23,6 +23,9 @@ export function noteManifest() {
 /** A fixed session key, so answers are comparable across instances. */
 export const KEY = "test-key-0123456789abcdef";
 
+/** A handler that does nothing for every capability of MANIFEST: a bridge that offers them all. */
+export const NO_OP_ACTIONS = Object.freeze(Object.fromEntries(MANIFEST.capabilities.map((/** @type {{name: string}} */ c) => [c.name, () => {}])));
+
 /** @returns {any} a fresh copy of the orders example state (48 orders). */
 export function ordersState() {
   return JSON.parse(readFileSync(new URL("../../testdata/orders/state.json", import.meta.url), "utf8"));

@@ -3,7 +3,7 @@ import test from "node:test";
 import assert from "node:assert/strict";
 import { installDom } from "./dom.js";
 import { createPinhole } from "../src/index.js";
-import { WASM, MANIFEST, ordersState, plainStore, settle } from "./helpers.js";
+import { WASM, MANIFEST, NO_OP_ACTIONS, ordersState, plainStore, settle } from "./helpers.js";
 
 installDom();
 const { initializeWebMCPPolyfill, cleanupWebMCPPolyfill } = await import("@mcp-b/webmcp-polyfill");
@@ -20,6 +20,7 @@ test("tools for the context and every capability of the active regions, kept in 
   const p = await createPinhole({
     wasm: WASM, manifest: MANIFEST, store,
     actions: {
+      ...NO_OP_ACTIONS,
       "order.open": (/** @type {any} */ req) => {
         handled.push(req);
         store.setState((s) => ({ ...s, ui: { ...s.ui, detailOpen: true, selected: req.record } }));
@@ -79,7 +80,7 @@ test("falls back to navigator.modelContext when document has none", async () => 
   };
   Object.defineProperty(navigator, "modelContext", { value: ctx, configurable: true });
   assert.equal(/** @type {any} */ (document).modelContext, undefined);
-  const p = await createPinhole({ wasm: WASM, manifest: MANIFEST, store: plainStore(ordersState()) });
+  const p = await createPinhole({ wasm: WASM, manifest: MANIFEST, store: plainStore(ordersState()), actions: NO_OP_ACTIONS });
   const h = p.exposeWebMCP();
   await h.ready;
   assert.deepEqual(registered.sort(), ["describe_context", "order.charge", "order.open", "order.ship", "orders.export"]);
@@ -113,7 +114,8 @@ test("tools WebMCP cannot take are not lost without a word: refused() names them
   rename("orders.export", "describe_context"); // the describe tool's name
   rename("order.refund", "refund/order"); // outside too, in the side panel's region
   const store = plainStore(ordersState());
-  const p = await createPinhole({ wasm: WASM, manifest, store });
+  const actions = Object.fromEntries(manifest.capabilities.map((/** @type {any} */ c) => [c.name, () => {}]));
+  const p = await createPinhole({ wasm: WASM, manifest, store, actions });
   const h = p.exposeWebMCP();
   await h.ready;
   const refused = () => Object.fromEntries(h.refused().map((r) => [r.name, `${r.tool}: ${r.reason}`]));
@@ -160,7 +162,7 @@ test("a describe tool WebMCP cannot take is listed as refused; one the page held
   initializeWebMCPPolyfill();
   const mc = /** @type {any} */ (document).modelContext;
   const store = plainStore(ordersState());
-  const p = await createPinhole({ wasm: WASM, manifest: MANIFEST, store });
+  const p = await createPinhole({ wasm: WASM, manifest: MANIFEST, store, actions: NO_OP_ACTIONS });
 
   const badName = p.exposeWebMCP({ describeToolName: "describe context" });
   await badName.ready;
@@ -196,7 +198,7 @@ test("dispose while registrations are under way leaves no tool behind", async ()
     await new Promise((r) => setTimeout(r, 5));
     return mc.registerTool(tool, opts);
   } };
-  const p = await createPinhole({ wasm: WASM, manifest: MANIFEST, store: plainStore(ordersState()) });
+  const p = await createPinhole({ wasm: WASM, manifest: MANIFEST, store: plainStore(ordersState()), actions: NO_OP_ACTIONS });
   const h = p.exposeWebMCP({ modelContext: slow });
   await new Promise((r) => setTimeout(r, 12)); // the describe tool and maybe one capability registered
   h.dispose();
@@ -207,4 +209,33 @@ test("dispose while registrations are under way leaves no tool behind", async ()
   assert.deepEqual(await names(mc), [], "a tool was registered after dispose");
   p.dispose();
   cleanupWebMCPPolyfill();
+});
+
+test("a capability the app gave no handler for is not offered as a tool: refused() says so, and the bridge reports the mismatch", async () => {
+  initializeWebMCPPolyfill();
+  const mc = /** @type {any} */ (document).modelContext;
+  /** @type {any[]} */
+  const audit = [];
+  const warned = [];
+  const warn = console.warn;
+  console.warn = (/** @type {any[]} */ ...a) => void warned.push(a.join(" "));
+  try {
+    const p = await createPinhole({
+      wasm: WASM, manifest: MANIFEST, store: plainStore(ordersState()), onAudit: (e) => audit.push(e),
+      actions: { "order.ship": () => {}, "orders.shipp": () => {} }, // the second a typo
+    });
+    const h = p.exposeWebMCP();
+    await h.ready;
+    assert.deepEqual(await names(mc), ["describe_context", "order.ship"]);
+    assert.deepEqual(h.refused().map((r) => r.name).sort(), ["order.charge", "order.open", "orders.export"]);
+    assert.ok(h.refused().every((r) => r.tool === "capability" && /^no handler/.test(r.reason)));
+    assert.deepEqual(audit.filter((e) => e.kind === "actions"),
+      [{ source: "bridge", kind: "actions", undeclared: ["orders.shipp"], unhandled: ["order.open", "order.refund", "orders.export", "order.charge"] }]);
+    assert.equal(warned.length, 1);
+    assert.match(warned[0], /"orders\.shipp", which the manifest does not declare/);
+    p.dispose();
+  } finally {
+    console.warn = warn;
+    cleanupWebMCPPolyfill();
+  }
 });

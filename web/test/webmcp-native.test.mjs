@@ -36,6 +36,7 @@ try {
   const actions = {
     "order.ship": ({ record, input }) => { calls.push(["order.ship", record, input]); setOrder(record, { status: "Shipped", carrier: input.carrier }); },
     "order.open": ({ record }) => { calls.push(["order.open", record]); store.setState((s) => ({ ui: { ...s.ui, detailOpen: true, selected: record } })); },
+    "order.refund": ({ input }) => { calls.push(["order.refund", input]); },
   };
   const pinhole = await createPinhole({ manifest, store: fromZustand(store), actions });
   const handle = pinhole.exposeWebMCP();
@@ -91,9 +92,15 @@ test("Chromium's own WebMCP: the tools register, answer through executeTool, fol
     assert.match(await page.evaluate(() => String(document.modelContext?.registerTool)), /\[native code\]/);
     assert.equal(await page.evaluate(() => window.app.handle.exposed), true);
 
-    // describe_context and the capabilities of the active region (orders);
-    // order.refund belongs to the closed side panel.
-    assert.deepEqual(await page.evaluate(tools), ["describe_context", "order.charge", "order.open", "order.ship", "orders.export"]);
+    // describe_context and the capabilities of the active region (orders)
+    // the app handles; order.refund belongs to the closed side panel, and
+    // the app gave no handler for order.charge and orders.export.
+    assert.deepEqual(await page.evaluate(tools), ["describe_context", "order.open", "order.ship"]);
+    assert.deepEqual(await page.evaluate(() => window.app.handle.refused().map((r) => [r.name, r.reason.split(":")[0]]).sort()),
+      [["order.charge", "no handler"], ["orders.export", "no handler"]]);
+    // Chromium holds WebMCP's tool-name rule too: the names the bridge does not try are names it refuses.
+    assert.match(await page.evaluate(() => document.modelContext.registerTool({ name: "Ship order!", description: "d", execute() {} })
+      .then(() => "registered", (e) => `${e.name}: ${e.message}`)), /^InvalidStateError/);
     const listed = await page.evaluate(() => document.modelContext.getTools().then((ts) => ts.map((t) => ({
       name: t.name, readOnly: t.annotations.readOnlyHint, untrusted: t.annotations.untrustedContentHint, schema: t.inputSchema }))));
     const describe = listed.find((t) => t.name === "describe_context");
@@ -144,6 +151,7 @@ test("Chromium's own WebMCP: the tools register, answer through executeTool, fol
     // dispose takes every tool off Chromium's list.
     await page.evaluate(() => window.app.handle.dispose());
     assert.deepEqual(await page.evaluate(tools), []);
+    assert.deepEqual(await page.evaluate(() => window.app.handle.refused()), []);
     assert.deepEqual(problems, []);
   } finally {
     await context.close();

@@ -6,7 +6,8 @@ import { readFileSync } from "node:fs";
 
 const initial = JSON.parse(readFileSync(new URL("./state.json", import.meta.url), "utf8"));
 
-export const store = createStore((set) => ({
+/** makeStore makes a store of its own, as a test wants. */
+export const makeStore = () => createStore((set) => ({
   ...initial,
   /** ship marks an order shipped and says so in a toast. */
   ship: (number, carrier) =>
@@ -18,3 +19,6 @@ export const store = createStore((set) => ({
       ui: { ...s.ui, toasts: [...s.ui.toasts, { message: `Order ${number} shipped`, kind: "success", origin: "app" }] },
     })),
 }));
+
+/** store is the app's one store. */
+export const store = makeStore();
