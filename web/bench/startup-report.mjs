@@ -7,7 +7,6 @@ import { SETTLE_MS } from "./coldstart.mjs";
 /** GOAL is issue 14's aim: pinhole.wasm's cold start within this factor of an empty Go reactor's. */
 export const GOAL = 1.6;
 
-
 /**
  * readStartup returns the parsed build/bench-startup.json, or null.
  * @param {string} build the build directory
@@ -67,8 +66,8 @@ export function startupFloorSection(build) {
 **A settled CPU** (Node): the "load on a settled CPU" row is pinhole.wasm
 again, in the same rounds, with its load started ${SETTLE_MS} ms after
 \`_initialize\` returned (the pause is not timed). The Go runtime's own start
-uses up the tier-up budget of a few runtime functions (the empty reactor's
-TurboFan count above is theirs), and V8 recompiles them on background
+uses up the tier-up budget of a few runtime functions (\`moduledataverify1\`,
+\`runGCProg\`, \`pcvalue\`, in the empty reactor too), and V8 recompiles them on background
 threads for tens of milliseconds of CPU. The empty reactor's clock stops
 before that work runs; pinhole.wasm's load runs while it does, sharing this
 machine's ${r.machine.cpus} cores with it. Started on a settled CPU, the load takes
