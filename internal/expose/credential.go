@@ -31,7 +31,15 @@ import (
 //     more letters and digits that are not words (namedKey); an
 //     environment variable ("$DB_PASS", "%DB_PASSWORD%") is not a value;
 //   - long random base64 or base62 words (an AWS secret key, a key of an
-//     unknown provider).
+//     unknown provider);
+//   - stored password hashes in the modular crypt and PHC formats (bcrypt,
+//     md5crypt, sha256crypt and sha512crypt, yescrypt, scrypt, Argon2,
+//     PBKDF2, Cisco 8 and 9), Django's stored passwords and Kerberos 5
+//     AS-REP and TGS hashes (passwordHashAt);
+//   - a password on a command line ("-Password X", "--password X"), in a
+//     .netrc entry ("machine H login U password P") or quoted in prose
+//     ("the password is 'X'"), the rule classes of Nosey Parker's rules
+//     (praetorian-inc/noseyparker) the net lacked.
 //
 // A prefix counts only at the start of a token: after the start of the
 // string or any character that is not a letter or digit (so "key=ghp_…",
@@ -381,6 +389,8 @@ var prefixRules = []prefixRule{
 	{"bb_pr_", setHex, 30, 30, checkVaried}, {"bb_ma_", setHex, 30, 30, checkVaried},
 	{"flb_live_", setAlnum, 20, 20, checkVaried}, {"da2-", setAlnum, 26, 26, checkVaried},
 	{"A3T", setUpper, 17, 17, checkVaried},
+	// Docker Hub personal access tokens
+	{"dckr_pat_", setKey, 27, 27, checkVaried},
 }
 
 // firstRule indexes prefixRules by the first byte of the prefix.
@@ -388,7 +398,7 @@ var firstRule [256][]int
 
 // triggers says what scan does at a byte: try the rules at a token start
 // (letters and digits), the phrases that start with it, the checks that
-// start at a marker ("~", "=", ":", "/", "T", ".").
+// start at a marker ("~", "=", ":", "/", "T", ".", "$").
 var triggers [256]uint8
 
 const (
@@ -418,7 +428,7 @@ func init() {
 			triggers[c] |= tAlnum
 		}
 	}
-	for _, c := range []byte("~=:/T.") {
+	for _, c := range []byte("~=:/T.$") {
 		triggers[c] |= tMarker
 	}
 }
@@ -485,6 +495,9 @@ func scan(s string) bool {
 		if t&tPhrase != 0 {
 			for _, pi := range firstPhrase[lower(c)] {
 				p := &phrases[pi]
+				if p.word && i > 0 && isAlnum(s[i-1]) {
+					continue
+				}
 				if len(s)-i >= len(p.text) && equalFold(s[i:i+len(p.text)], p.text) && p.then(s[i+len(p.text):]) {
 					return true
 				}
@@ -513,6 +526,10 @@ func scan(s string) bool {
 		case '.':
 			if strings.HasPrefix(s[i:], ".atlasv1.") && runLen(s[i+9:], func(c byte) bool { return inSet(setKeyDot, c) }) >= 60 {
 				return true // Terraform Cloud token
+			}
+		case '$':
+			if passwordHashAt(s, i) {
+				return true
 			}
 		}
 	}
@@ -994,6 +1011,9 @@ func classifyName(name string) int {
 			break
 		}
 	}
+	if kind == nameNone && (strings.HasSuffix(n, "pass") || strings.HasSuffix(n, "pw")) {
+		kind = namePassword // before the secret words: AUTH_PASS is a password, not a token
+	}
 	for _, w := range secretWords {
 		if kind != nameNone {
 			break
@@ -1298,26 +1318,87 @@ func pathSecretAt(s string, i int) bool {
 }
 
 // phrases are matched case-insensitively; each returns whether what follows
-// the phrase completes a secret.
+// the phrase completes a secret. A phrase marked word starts a word: the
+// byte before it is not a letter or digit.
 var phrases = []struct {
 	text string
 	then func(rest string) bool
+	word bool
 }{
 	{"-----begin", func(rest string) bool {
 		end := strings.Index(rest, "-----")
 		return end >= 0 && end < 100 && strings.Contains(strings.ToLower(rest[:end]), "private key")
-	}},
-	{"putty-user-key-file-", func(rest string) bool { return true }},
-	{"bearer ", func(rest string) bool { return bearerToken(trimQuotes(rest)) }},
-	{"basic ", func(rest string) bool { return basicToken(trimQuotes(rest)) }},
-	{"token ", func(rest string) bool { return len(rest) >= 20 && looksRandom(rest[:runLen(rest, wordByte)]) }},
-	{"cookie:", func(rest string) bool { return cookiePair(trimQuotes(rest)) }},
-	{"cookie=", func(rest string) bool { return cookiePair(trimQuotes(rest)) }},
-	{"://", urlPassword},
-	{"hooks.slack.com/", func(rest string) bool { return runLen(rest, wordByte) >= 30 }},
-	{"discord.com/api/webhooks/", func(rest string) bool { return runLen(rest, wordByte) >= 20 }},
-	{"discordapp.com/api/webhooks/", func(rest string) bool { return runLen(rest, wordByte) >= 20 }},
-	{".webhook.office.com/webhookb2/", func(rest string) bool { return runLen(rest, wordByte) >= 20 }},
+	}, false},
+	{"putty-user-key-file-", func(rest string) bool { return true }, false},
+	{"bearer ", func(rest string) bool { return bearerToken(trimQuotes(rest)) }, false},
+	{"basic ", func(rest string) bool { return basicToken(trimQuotes(rest)) }, false},
+	{"token ", func(rest string) bool { return len(rest) >= 20 && looksRandom(rest[:runLen(rest, wordByte)]) }, false},
+	{"cookie:", func(rest string) bool { return cookiePair(trimQuotes(rest)) }, false},
+	{"cookie=", func(rest string) bool { return cookiePair(trimQuotes(rest)) }, false},
+	{"://", urlPassword, false},
+	{"hooks.slack.com/", func(rest string) bool { return runLen(rest, wordByte) >= 30 }, false},
+	{"discord.com/api/webhooks/", func(rest string) bool { return runLen(rest, wordByte) >= 20 }, false},
+	{"discordapp.com/api/webhooks/", func(rest string) bool { return runLen(rest, wordByte) >= 20 }, false},
+	{".webhook.office.com/webhookb2/", func(rest string) bool { return runLen(rest, wordByte) >= 20 }, false},
+	// A command line's password option, "-Password X" (PowerShell's
+	// Connect-*, New-Object … -Password) or "--password X", "-password=X".
+	{"-password", passwordOption, true},
+	// A .netrc entry: "machine HOST login USER password PASS" (netrc(5)).
+	{"machine ", netrcPassword, true},
+	// A password given in prose: "the password is 'Secret123'".
+	{"password is ", quotedPassword, true},
+}
+
+// passwordOption: after "-password", a blank, "=" or ":" and a value that
+// is a password by passwordValue's ":" rule (digits and letters, other
+// symbols, or random).
+func passwordOption(rest string) bool {
+	if rest == "" || rest[0] != ' ' && rest[0] != '=' && rest[0] != ':' {
+		return false
+	}
+	rest = head(rest)
+	v := trimQuotes(strings.TrimLeft(rest[1:], " \t"))
+	v = v[:runLen(v, func(c byte) bool { return c > ' ' && c < 0x7f && !quoteByte(c) })]
+	// Not a variable, a template or placeholder ("{{secret}}", "<pw>",
+	// "[password]", "(hidden)") or the next option.
+	return v != "" && strings.IndexByte("$%{<[(-*", v[0]) < 0 && !reference(v) && passwordValue(v, ':')
+}
+
+// netrcPassword: after "machine ", a host, "login" and a user, then
+// "password" and a value of 6 or more characters that is not a word of
+// business text (passwordValue's "=" rule).
+func netrcPassword(rest string) bool {
+	f := strings.Fields(head(rest))
+	if len(f) < 5 || !strings.EqualFold(f[1], "login") || !strings.EqualFold(f[3], "password") {
+		return false
+	}
+	return !reference(f[4]) && passwordValue(f[4], '=')
+}
+
+// head is the start of rest a phrase's check reads: bounded, so that a
+// text repeating a phrase is still scanned in linear time.
+func head(rest string) string {
+	if len(rest) > 2*maxBody {
+		return rest[:2*maxBody]
+	}
+	return rest
+}
+
+// quotedPassword: after "password is ", a quoted value of 4 or more
+// characters, not all one character ("'****'") and not a variable.
+func quotedPassword(rest string) bool {
+	if rest == "" || !quoteByte(rest[0]) && !strings.HasPrefix(rest, "“") && !strings.HasPrefix(rest, "‘") {
+		return false
+	}
+	_, size := utf8.DecodeRuneInString(rest)
+	v := head(rest[size:])
+	end := strings.IndexAny(v, "\"'`”’")
+	if end < 0 {
+		return false
+	}
+	v = v[:end]
+	return utf8.RuneCountInString(v) >= 4 && utf8.RuneCountInString(v) <= 64 && strings.Trim(v, v[:1]) != "" &&
+		!strings.ContainsAny(v, " \t") && !reference(v)
 }
 
 // firstPhrase indexes phrases by their first byte.
@@ -1566,4 +1647,87 @@ func awsSecret(w string) bool {
 		return changes >= 12 && longRuns <= 3
 	}
 	return changes >= 16 && longRuns <= 3
+}
+
+// hashSchemes are the identifiers of stored-password hash formats, as they
+// open a hash: "$ID$…" in the modular crypt format of crypt(3) and the PHC
+// string format (md5crypt 1, bcrypt 2a/2b/2x/2y, sha256crypt 5,
+// sha512crypt 6, scrypt 7, Cisco 8 and 9, yescrypt y and gy, Apache apr1,
+// Sun md5, argon2, pbkdf2 and scrypt as passlib and the PHC write them) and
+// the Kerberos 5 AS-REP and TGS hashes as hashcat reads them; and, with
+// "ID$…" at a token start, Django's stored passwords
+// (djangoSchemes). A password hash is not the password, but it is what a
+// cracker starts from: a stored hash never belongs in an agent's context.
+var (
+	hashSchemes = []string{"1", "2a", "2b", "2x", "2y", "5", "6", "7", "8", "9", "y", "gy", "apr1", "md5",
+		"argon2i", "argon2d", "argon2id", "pbkdf2", "pbkdf2-sha1", "pbkdf2-sha256", "pbkdf2-sha512", "scrypt",
+		"krb5asrep", "krb5tgs", "krb5pa"}
+	djangoSchemes = []string{"pbkdf2_sha256", "pbkdf2_sha1", "argon2", "bcrypt_sha256", "bcrypt", "scrypt"}
+)
+
+// passwordHashAt: at the "$" at i, a password hash (hashSchemes,
+// djangoSchemes): its scheme, then "$"-separated fields, the last of them
+// the hash, 20 or more characters of the crypt or base64 alphabets or hex
+// that vary as a hash does. Prices and shell variables ("$12.50",
+// "$1$2", "$HOME") have no known scheme or no such last field.
+func passwordHashAt(s string, i int) bool {
+	start := i + 1 // the scheme, after "$"
+	if i > 0 && (isAlnum(s[i-1]) || s[i-1] == '_' || s[i-1] == '$') {
+		// "ID$…" (Django): the scheme is the token before the "$".
+		j := i
+		for j > 0 && (isAlnum(s[j-1]) || s[j-1] == '_') {
+			j--
+		}
+		if j > 0 && (isAlnum(s[j-1]) || s[j-1] == '$') || !containsFold(djangoSchemes, s[j:i]) {
+			return false
+		}
+		start = i
+	} else {
+		end := start
+		for end < len(s) && (isAlnum(s[end]) || s[end] == '-') {
+			end++
+		}
+		if end >= len(s) || s[end] != '$' || !containsFold(hashSchemes, s[start:end]) {
+			return false
+		}
+		start = end
+	}
+	// The fields up to the end of the token; the hash is the last one, up
+	// to the first byte outside its alphabets (a "," or ";" after it in a
+	// CSV or a connection string).
+	end := start
+	for end < len(s) && end-start <= maxBody && !isSpace(s[end]) && !quoteByte(s[end]) {
+		end++
+	}
+	last := strings.LastIndexByte(s[start:end], '$')
+	if last < 0 {
+		return false
+	}
+	h := s[start+last+1 : end]
+	h = strings.TrimRight(h[:runLen(h, hashByte)], ".")
+	return len(h) >= 20 && hasDigit(h) && (hasUpperLower(h) || isHexWord(h))
+}
+
+// hashByte: the crypt alphabet ("./", letters, digits), base64's "+" and
+// "=", and hex.
+func hashByte(c byte) bool { return isAlnum(c) || c == '.' || c == '/' || c == '+' || c == '=' }
+
+// containsFold reports whether list holds w, ignoring ASCII case.
+func containsFold(list []string, w string) bool {
+	for _, x := range list {
+		if len(x) == len(w) && equalFold(w, x) {
+			return true
+		}
+	}
+	return false
+}
+
+// isHexWord reports whether every byte of w is a hex digit.
+func isHexWord(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if !isHex(w[i]) {
+			return false
+		}
+	}
+	return true
 }

@@ -315,6 +315,18 @@ func TestIsCredentialCases(t *testing.T) {
 		{"Order AKIA2026 SHIPPED TODAY", false},
 		{"ghp_ is the prefix GitHub uses", false},
 		{"see sk_test_abcdef ghijklmnop", false},
+		// A password on a command line, in a .netrc, in prose (Nosey Parker's rule classes).
+		{"Connect-VIServer -Server vc01 -User admin@vsphere.local -Password Wint3r!Sky", true},
+		{"mysqldump --password=Tr0ub4dor7 shop", true},
+		{"mysqldump --password Tr0ub4dor7 shop", true},
+		{"machine git.example.com login deploy password 9f2kQ7xLm3", true},
+		{"The password is 'Aut0mn-Leaf'", true},
+		{`so I told her the password is "centipede"`, true},
+		{"the password is required", false},
+		{"Enter the one-time-password code", false},
+		{"--password {{secret}}", false},
+		{"-Password $cred", false},
+		{"AUTH_PASS=whiteduke", true}, // a name ending in "pass" is a password's, "auth" in it or not
 		// A variable or a placeholder names a value without holding it.
 		{`"password": "{{PASSWORD}}"`, false},
 		{`password = "${DB_PASS}"`, false},
@@ -407,7 +419,8 @@ func TestIsCredentialCases(t *testing.T) {
 func TestIsCredentialLinear(t *testing.T) {
 	for _, unit := range []string{"://a:", "Bearer ", "-----BEGIN ", "token=", "eyJ.", "a=1; ", "\u200bx",
 		"sk-", "ghp_", "api_key=", "/token/", "eyJa ", "MIIa\n", "Q~", "1234567:A", "x_", "%3D", "ｇｈｐ＿", "\u3164a",
-		"eyJabcdefghijklmnopq ", "token:", "key=a", "a.\n", "pat.\n"} {
+		"eyJabcdefghijklmnopq ", "token:", "key=a", "a.\n", "pat.\n",
+		"$1$", "$2b$12$ab", "x_sha256$", "-password ", "machine a login b password ", "password is '"} {
 		s := strings.Repeat(unit, (4<<20)/len(unit))
 		start := time.Now()
 		expose.IsCredential(s)
@@ -426,6 +439,8 @@ func FuzzIsCredential(f *testing.F) {
 		"sk-winter-collection-2026-launch", "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7\nVJTUt9Us8cKjMzEfYyjiWA4R4",
 		"https://acme.blob.core.windows.net/c?sv=2022-11-02&sig=AbC%2BdEf%2FgHi123jKl456mNo789pQr%3D",
 		"1234567890:AAHk3mQ9zR2xW7vTn4YcB9sHd1JpE6uGa3Q", "abc1Q~" + strings.Repeat("x7Y_", 9),
+		"$2b$12$abcdefghijklmnopqrstuuJ6xQ1m7yN0pLwK3dRzT8sVbE4cFgHh", "pbkdf2_sha256$870000$salt$aB3dE5fG7hI9jK1lM3nO5pQ7",
+		"-Password Wint3r!Sky", "machine h login u password p4ssw0rdX", "the password is 'Aut0mn-Leaf'",
 		"API_TOKEN=jpjomkefoiuc3lgtk89v9qz3g6x92brt", `"order_key": "ORD20261201000123"`, "api_key=0415f30007c14623",
 		"8547869467989676|QIBOBt_jOX17rwevXROPMo6w9-Y", "8547869467989676%7cQIBOBt_jOX17rwevXROPMo6w9-Y",
 		"pat93L4bCZnVLTfHJ.cac5658cd749e17a32a6a3af3e78e6e783563f06d22aaffa4573292f91eef1d6",
