@@ -474,6 +474,7 @@ func tokenStart(s string, i int) bool {
 // scan walks s once, trying the rules that start at a token, the phrases,
 // the shapes found by a marker byte, and assignments at "=", ":" and "/".
 func scan(s string) bool {
+	hashSeen := 0 // the end of the last token passwordHashAt judged
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		t := triggers[c]
@@ -528,8 +529,12 @@ func scan(s string) bool {
 				return true // Terraform Cloud token
 			}
 		case '$':
-			if passwordHashAt(s, i) {
-				return true
+			if i >= hashSeen {
+				found, end := passwordHashAt(s, i)
+				if found {
+					return true
+				}
+				hashSeen = end
 			}
 		}
 	}
@@ -978,7 +983,7 @@ var (
 	secretWords   = []string{"secret", "token", "apikey", "accesskey", "privatekey", "accountkey",
 		"credential", "signature", "auth", "session", "cookie", "jwt", "bearer", "clientkey",
 		"signingkey", "masterkey", "encryptionkey", "licensekey", "sharedkey", "webhookkey"}
-	nameEnds = []string{"key", "sig", "sid", "pat", "pass", "pw"}
+	nameEnds = []string{"key", "sig", "sid", "pat"}
 	// Names that say secret but hold business values, wherever they appear
 	// in the name.
 	businessNames = []string{"pagetoken", "nexttoken", "continuationtoken", "paginationtoken", "synctoken",
@@ -1028,9 +1033,6 @@ func classifyName(name string) int {
 		}
 		if strings.HasSuffix(n, w) {
 			kind = nameSecret
-			if w == "pass" || w == "pw" {
-				kind = namePassword
-			}
 		}
 	}
 	if kind == nameNone {
@@ -1250,7 +1252,8 @@ var businessWords = []string{"reset", "required", "changed", "expired", "invalid
 	"masked", "none", "null", "undefined", "true", "false", "empty", "missing", "forgotten", "updated",
 	"pending", "enabled", "disabled", "optional", "unknown", "default", "sent", "requested", "always", "never",
 	"strict", "visible", "weak", "strong", "medium", "expir", "temporary", "locked", "unlocked", "manual", "auto",
-	"policy", "rotat", "change", "forgot", "recover", "confirm", "verif", "saved", "unset", "show", "hide"}
+	"policy", "rotat", "change", "forgot", "recover", "confirm", "verif", "saved", "unset", "show", "hide",
+	"incorrect", "wrong", "active", "valid", "case", "accepted", "rejected", "correct", "unchanged", "same", "new"}
 
 // passwordValue: after "=", any value of six or more characters except a
 // status word or a slug of lower-case words; after ":" (a header, YAML or
@@ -1358,21 +1361,54 @@ func passwordOption(rest string) bool {
 	}
 	rest = head(rest)
 	v := trimQuotes(strings.TrimLeft(rest[1:], " \t"))
-	v = v[:runLen(v, func(c byte) bool { return c > ' ' && c < 0x7f && !quoteByte(c) })]
+	v = v[:runLen(v, valueByte)]
 	// Not a variable, a template or placeholder ("{{secret}}", "<pw>",
 	// "[password]", "(hidden)") or the next option.
 	return v != "" && strings.IndexByte("$%{<[(-*", v[0]) < 0 && !reference(v) && passwordValue(v, ':')
 }
 
-// netrcPassword: after "machine ", a host, "login" and a user, then
-// "password" and a value of 6 or more characters that is not a word of
-// business text (passwordValue's "=" rule).
+// netrcPassword: after "machine ", a .netrc entry (netrc(5)): a host
+// name (with a ".", or localhost), then, in any order within the entry's
+// next fields, "login" and a user and "password" and a value of 6 or more
+// characters that is not a word of business text (passwordValue's "="
+// rule).
 func netrcPassword(rest string) bool {
-	f := strings.Fields(head(rest))
-	if len(f) < 5 || !strings.EqualFold(f[1], "login") || !strings.EqualFold(f[3], "password") {
+	var f [9]string
+	n := fields(head(rest), f[:])
+	if n < 5 || !strings.Contains(f[0], ".") && !strings.EqualFold(f[0], "localhost") {
 		return false
 	}
-	return !reference(f[4]) && passwordValue(f[4], '=')
+	login, pass := false, ""
+	for k := 1; k+1 < n; k += 2 {
+		switch strings.ToLower(f[k]) {
+		case "login":
+			login = true
+		case "password":
+			pass = f[k+1]
+		case "account", "port":
+		default:
+			return false
+		}
+	}
+	return login && pass != "" && !reference(pass) && passwordValue(pass, '=')
+}
+
+// fields splits s at blanks into f, as many as fit, and returns how many
+// it found; it allocates nothing.
+func fields(s string, f []string) int {
+	n := 0
+	for n < len(f) {
+		s = strings.TrimLeft(s, " \t\r\n")
+		if s == "" {
+			break
+		}
+		end := strings.IndexAny(s, " \t\r\n")
+		if end < 0 {
+			end = len(s)
+		}
+		f[n], s, n = s[:end], s[end:], n+1
+	}
+	return n
 }
 
 // head is the start of rest a phrase's check reads: bounded, so that a
@@ -1384,9 +1420,13 @@ func head(rest string) string {
 	return rest
 }
 
-// quotedPassword: after "password is ", a quoted value of 4 or more
-// characters, not all one character ("'****'") and not a variable.
+// quotedPassword: after "password is ", a quoted value (a JSON text's
+// escaped quote too) of 4 to 64 characters without blanks, not all one
+// character ("'****'"), not a variable, not a word of business text
+// ("'expired'", "'case-sensitive'": passwordValue's "=" rule) unless it
+// holds a digit or a symbol.
 func quotedPassword(rest string) bool {
+	rest = strings.TrimPrefix(rest, "\\")
 	if rest == "" || !quoteByte(rest[0]) && !strings.HasPrefix(rest, "“") && !strings.HasPrefix(rest, "‘") {
 		return false
 	}
@@ -1396,9 +1436,17 @@ func quotedPassword(rest string) bool {
 	if end < 0 {
 		return false
 	}
-	v = v[:end]
-	return utf8.RuneCountInString(v) >= 4 && utf8.RuneCountInString(v) <= 64 && strings.Trim(v, v[:1]) != "" &&
-		!strings.ContainsAny(v, " \t") && !reference(v)
+	v = strings.TrimSuffix(v[:end], "\\")
+	n := utf8.RuneCountInString(v)
+	if n < 4 || n > 64 || strings.ContainsAny(v, " \t") || strings.IndexByte("$%{<[(", v[0]) >= 0 || reference(v) {
+		return false
+	}
+	first, _ := utf8.DecodeRuneInString(v)
+	if strings.Trim(v, string(first)) == "" {
+		return false
+	}
+	m := measure(v)
+	return m.digits > 0 || m.other > 0 || passwordValue(v, '=')
 }
 
 // firstPhrase indexes phrases by their first byte.
@@ -1653,16 +1701,18 @@ func awsSecret(w string) bool {
 // open a hash: "$ID$…" in the modular crypt format of crypt(3) and the PHC
 // string format (md5crypt 1, bcrypt 2a/2b/2x/2y, sha256crypt 5,
 // sha512crypt 6, scrypt 7, Cisco 8 and 9, yescrypt y and gy, Apache apr1,
-// Sun md5, argon2, pbkdf2 and scrypt as passlib and the PHC write them) and
-// the Kerberos 5 AS-REP and TGS hashes as hashcat reads them; and, with
-// "ID$…" at a token start, Django's stored passwords
+// Sun md5, argon2, pbkdf2 and scrypt as passlib and the PHC write them,
+// phpass P and H and WordPress's "$wp$" bcrypt; in lower case, matched in
+// any case) and the Kerberos 5
+// AS-REP, TGS and pre-authentication hashes as hashcat reads them; and,
+// with "ID$…" at a token start, Django's stored passwords
 // (djangoSchemes). A password hash is not the password, but it is what a
 // cracker starts from: a stored hash never belongs in an agent's context.
 var (
 	hashSchemes = []string{"1", "2a", "2b", "2x", "2y", "5", "6", "7", "8", "9", "y", "gy", "apr1", "md5",
 		"argon2i", "argon2d", "argon2id", "pbkdf2", "pbkdf2-sha1", "pbkdf2-sha256", "pbkdf2-sha512", "scrypt",
-		"krb5asrep", "krb5tgs", "krb5pa"}
-	djangoSchemes = []string{"pbkdf2_sha256", "pbkdf2_sha1", "argon2", "bcrypt_sha256", "bcrypt", "scrypt"}
+		"p", "h", "wp", "krb5asrep", "krb5tgs", "krb5pa"}
+	djangoSchemes = []string{"pbkdf2_sha256", "pbkdf2_sha1", "argon2", "bcrypt_sha256", "bcrypt", "scrypt", "sha1", "md5"}
 )
 
 // passwordHashAt: at the "$" at i, a password hash (hashSchemes,
@@ -1670,25 +1720,30 @@ var (
 // the hash, 20 or more characters of the crypt or base64 alphabets or hex
 // that vary as a hash does. Prices and shell variables ("$12.50",
 // "$1$2", "$HOME") have no known scheme or no such last field.
-func passwordHashAt(s string, i int) bool {
+//
+// It returns where the token it judged ends (i when no scheme opens
+// there): the hash is the token's last field whichever "$" led to it, so
+// scan need not judge the token again from a later "$" in it, and a text
+// full of "$" is scanned in linear time.
+func passwordHashAt(s string, i int) (bool, int) {
 	start := i + 1 // the scheme, after "$"
 	if i > 0 && (isAlnum(s[i-1]) || s[i-1] == '_' || s[i-1] == '$') {
 		// "ID$…" (Django): the scheme is the token before the "$".
 		j := i
-		for j > 0 && (isAlnum(s[j-1]) || s[j-1] == '_') {
+		for j > 0 && i-j <= 16 && (isAlnum(s[j-1]) || s[j-1] == '_') {
 			j--
 		}
-		if j > 0 && (isAlnum(s[j-1]) || s[j-1] == '$') || !containsFold(djangoSchemes, s[j:i]) {
-			return false
+		if j > 0 && (isAlnum(s[j-1]) || s[j-1] == '$' || s[j-1] == '_') || !containsFold(djangoSchemes, s[j:i]) {
+			return false, i
 		}
 		start = i
 	} else {
 		end := start
-		for end < len(s) && (isAlnum(s[end]) || s[end] == '-') {
+		for end < len(s) && end-start <= 16 && (isAlnum(s[end]) || s[end] == '-') {
 			end++
 		}
 		if end >= len(s) || s[end] != '$' || !containsFold(hashSchemes, s[start:end]) {
-			return false
+			return false, i
 		}
 		start = end
 	}
@@ -1701,18 +1756,19 @@ func passwordHashAt(s string, i int) bool {
 	}
 	last := strings.LastIndexByte(s[start:end], '$')
 	if last < 0 {
-		return false
+		return false, end
 	}
 	h := s[start+last+1 : end]
 	h = strings.TrimRight(h[:runLen(h, hashByte)], ".")
-	return len(h) >= 20 && hasDigit(h) && (hasUpperLower(h) || isHexWord(h))
+	return len(h) >= 20 && hasDigit(h) && (hasUpperLower(h) || isHexWord(h)), end
 }
 
 // hashByte: the crypt alphabet ("./", letters, digits), base64's "+" and
 // "=", and hex.
 func hashByte(c byte) bool { return isAlnum(c) || c == '.' || c == '/' || c == '+' || c == '=' }
 
-// containsFold reports whether list holds w, ignoring ASCII case.
+// containsFold reports whether list, written in lower case, holds w,
+// ignoring ASCII case.
 func containsFold(list []string, w string) bool {
 	for _, x := range list {
 		if len(x) == len(w) && equalFold(w, x) {

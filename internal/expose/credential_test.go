@@ -327,6 +327,21 @@ func TestIsCredentialCases(t *testing.T) {
 		{"--password {{secret}}", false},
 		{"-Password $cred", false},
 		{"AUTH_PASS=whiteduke", true}, // a name ending in "pass" is a password's, "auth" in it or not
+		// Review of the above: business words, punctuation, prose about machines, escaped quotes, phpass.
+		{"Your password is 'temporary' until you change it", false},
+		{`Error: the password is "invalid" (code 401)`, false},
+		{"The password is 'case-sensitive'", false},
+		{"the password is '<hidden>'", false},
+		{"-password: required, min 8 chars", false},
+		{"Use --password value, or set PGPASSWORD", false},
+		{"Her machine shows login page, password accepted", false},
+		{"machine 3 login Maria password unchanged", false},
+		{`{"note":"the password is \"Aut0mn-Leaf\""}`, true},
+		{"machine db.example.com password Wint3rSky9 login deploy", true},
+		{"$P$BzNdEtJQz4lWx2pXcA8mZ0qL7yH1rT/", true},
+		{"$wp$2y$10$R9h/cIPz0gi.URNNX3kh2OPST9/PgBkqquzi.Ss7KIUgO2t0jWMUW", true},
+		{"sha1$a1976$a36cc8cbf81742a8fb52e221aaeab48ed7f58ab4", true},
+		{"Cost: $5$ off, then $12.50", false},
 		// A variable or a placeholder names a value without holding it.
 		{`"password": "{{PASSWORD}}"`, false},
 		{`password = "${DB_PASS}"`, false},
@@ -420,7 +435,7 @@ func TestIsCredentialLinear(t *testing.T) {
 	for _, unit := range []string{"://a:", "Bearer ", "-----BEGIN ", "token=", "eyJ.", "a=1; ", "\u200bx",
 		"sk-", "ghp_", "api_key=", "/token/", "eyJa ", "MIIa\n", "Q~", "1234567:A", "x_", "%3D", "ｇｈｐ＿", "\u3164a",
 		"eyJabcdefghijklmnopq ", "token:", "key=a", "a.\n", "pat.\n",
-		"$1$", "$2b$12$ab", "x_sha256$", "-password ", "machine a login b password ", "password is '"} {
+		"$1$", ",$1$", "$2b$12$ab", "x_sha256$", "a$", "-password ", "machine ", "machine a.b login b password ", "password is '"} {
 		s := strings.Repeat(unit, (4<<20)/len(unit))
 		start := time.Now()
 		expose.IsCredential(s)
