@@ -42,6 +42,8 @@ export class Sync {
     /** The snapshot id agents see now, and the record count that came with it. */
     this.snapshot = "";
     this.recordsTotal = 0;
+    /** The module's last snapshot warnings, joined: each new set is reported once. */
+    this.warnings = "";
     /** Why the module does not hold the store's current slice, if it does not. @type {PinholeError | null} */
     this.error = null;
     /** The last slice the module holds, and the raw state it came from. */
@@ -214,6 +216,14 @@ export class Sync {
     this.prevRaw = this.trust ? raw : NONE;
     this.error = null;
     if (typeof resp.recordsTotal === "number") this.recordsTotal = resp.recordsTotal;
+    // What the module found wrong with the slice (a collection that is not
+    // an array, records without an id): manifest places and counts, never
+    // values. Reported when it changes, not at every sync.
+    const warnings = Array.isArray(resp.warnings) ? resp.warnings.filter((/** @type {unknown} */ w) => typeof w === "string") : [];
+    if (warnings.join("\n") !== this.warnings) {
+      this.warnings = warnings.join("\n");
+      if (warnings.length) this.audit.emit({ source: "bridge", kind: "snapshot_warnings", warnings });
+    }
     if (resp.snapshot !== this.snapshot) {
       this.snapshot = resp.snapshot;
       const ev = { snapshot: resp.snapshot, recordsTotal: this.recordsTotal };

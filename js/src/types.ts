@@ -214,6 +214,11 @@ export type AuditEvent =
    * (unhandled: not offered as WebMCP tools; executing one answers
    * unknown_capability). */
   | { source: "bridge"; kind: "actions"; undeclared: string[]; unhandled: string[] }
+  /** When the module's warnings about the store's slice change: a
+   * declared collection that is not an array, records without a valid or
+   * with a duplicate id, values cut (the observe answer's warnings; manifest
+   * places and counts, never values). */
+  | { source: "bridge"; kind: "snapshot_warnings"; warnings: string[] }
   /** Once, as the bridge starts, when the module runs in this thread
    * because the worker could not start (host not given). */
   | { source: "bridge"; kind: "host_fallback"; cause: HostFallbackCause };

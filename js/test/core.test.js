@@ -128,3 +128,30 @@ test("the first sync loads the manifest once and sends one full observe", async 
   assert.ok(rec.ops("observe")[0].state, "the first observe is a full one");
   p.dispose();
 });
+
+test("the module's warnings about the slice reach onAudit when they change, without values", async () => {
+  const state = ordersState();
+  const items = state.orders.items;
+  state.orders.items = { first: items[0] }; // not an array
+  const store = plainStore(state);
+  /** @type {any[]} */
+  const audit = [];
+  const p = await createPinhole({ wasm: WASM, manifest: MANIFEST, store, onAudit: (e) => audit.push(e) });
+  const warned = () => audit.filter((e) => e.kind === "snapshot_warnings").map((e) => e.warnings);
+  assert.deepEqual(warned(), [["/orders/items: expected an array; the collection is treated as empty"]]);
+
+  store.setState((s) => ({ ...s, ui: { ...s.ui, selected: "SO-1002" } })); // the same warnings: not again
+  await p.flush();
+  assert.equal(warned().length, 1);
+
+  store.setState((s) => ({ ...s, orders: { ...s.orders, items: [items[0], { ...items[1], number: items[0].number }] } }));
+  await p.flush();
+  assert.equal(warned().length, 2);
+  assert.match(warned()[1].join(" "), /records share their id/);
+  assert.ok(!JSON.stringify(warned()).includes("SO-1001"), "a warning carries no value");
+
+  store.setState((s) => ({ ...s, orders: { ...s.orders, items } }));
+  await p.flush();
+  assert.equal(warned().length, 2, "no warning, no event");
+  p.dispose();
+});
