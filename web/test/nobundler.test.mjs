@@ -12,35 +12,13 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { chromium } from "playwright-core";
 import { launchOptions } from "../chromium.mjs";
-import { IMPORT_MAP, PKG, servePackage } from "./package-server.mjs";
+import { PKG, appPage, openApp, servePackage } from "./package-server.mjs";
 
-// The app's imports are dynamic so that a module that fails to resolve is
-// reported on the page (result.error) instead of only stopping the script.
-const PAGE = `<!doctype html>
-<meta charset="utf-8">
-<title>Pinhole without a bundler</title>
-<link rel="icon" href="data:,">
-<script type="importmap">${JSON.stringify(IMPORT_MAP)}</script>
-<script type="module">
-const html = document.documentElement;
-try {
-  const { createPinhole } = await import("@pinholectx/pinhole");
-  const { fromZustand } = await import("@pinholectx/pinhole/zustand");
-  const { createStore } = await import("zustand/vanilla");
-  const [manifest, state] = await Promise.all(["/testdata/orders/manifest.json", "/testdata/orders/state.json"]
-    .map((u) => fetch(u).then((r) => r.json())));
-  const store = createStore(() => state);
+const PAGE = appPage("Pinhole without a bundler", `
   const pinhole = await createPinhole({ manifest, store: fromZustand(store) });
   const d = await pinhole.describe({});
   window.app = { pinhole, store };
-  window.result = { host: pinhole.host, recordsTotal: d.context.recordsTotal, snapshot: d.snapshot };
-  html.dataset.ready = "true";
-} catch (err) {
-  window.result = { error: String(err?.stack ?? err) };
-  html.dataset.ready = "error";
-}
-</script>
-`;
+  window.result = { host: pinhole.host, recordsTotal: d.context.recordsTotal, snapshot: d.snapshot };`);
 
 let server, url, browser;
 before(async () => {
@@ -58,16 +36,8 @@ after(async () => {
 const wasmResources = () => performance.getEntriesByType("resource").map((e) => e.name).filter((n) => n.endsWith(".wasm"));
 
 test("without a bundler: an import map loads the package's sources; the module runs in the worker and the context arrives", async () => {
-  const context = await browser.newContext();
+  const { context, page, problems } = await openApp(browser, url);
   try {
-    const page = await context.newPage();
-    page.setDefaultTimeout(30000);
-    const problems = [];
-    page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-    page.on("console", (m) => { if (m.type() === "error" || m.type() === "warning") problems.push(`console ${m.type()}: ${m.text()} ${m.location().url}`); });
-    page.on("response", (r) => { if (r.status() >= 400) problems.push(`${r.status()} ${new URL(r.url()).pathname}`); });
-    await page.goto(url);
-    await page.waitForSelector("html[data-ready]", { state: "attached" });
     const result = await page.evaluate(() => window.result);
     assert.equal(result.error, undefined, `the page failed: ${result.error}\n${problems.join("\n")}`);
 

@@ -28,6 +28,62 @@ export const IMPORT_MAP = {
   },
 };
 
+/**
+ * appPage is a test's page: an app without a bundler that imports the
+ * package through IMPORT_MAP, fetches the orders manifest and state, makes
+ * a Zustand store of the state, then runs body (a module's statements, with
+ * createPinhole, fromZustand, manifest, state and store in scope). The page
+ * marks itself ready (html[data-ready=true]) when body has run, or puts the
+ * error in window.result.error (data-ready=error): the imports are dynamic
+ * so that a module that fails to resolve is reported there too.
+ * @param {string} title @param {string} body
+ */
+export function appPage(title, body) {
+  return `<!doctype html>
+<meta charset="utf-8">
+<title>${title}</title>
+<link rel="icon" href="data:,">
+<script type="importmap">${JSON.stringify(IMPORT_MAP)}</script>
+<script type="module">
+const html = document.documentElement;
+try {
+  const { createPinhole } = await import("@pinholectx/pinhole");
+  const { fromZustand } = await import("@pinholectx/pinhole/zustand");
+  const { createStore } = await import("zustand/vanilla");
+  const [manifest, state] = await Promise.all(["/testdata/orders/manifest.json", "/testdata/orders/state.json"]
+    .map((u) => fetch(u).then((r) => r.json())));
+  const store = createStore(() => state);
+${body}
+  html.dataset.ready = "true";
+} catch (err) {
+  window.result = { error: String(err?.stack ?? err) };
+  html.dataset.ready = "error";
+}
+</script>
+`;
+}
+
+/**
+ * openApp opens url in a new context of browser and waits until the page
+ * has run (html[data-ready], ready or error). problems collects what went
+ * wrong on the way: page errors, console errors and warnings, responses of
+ * 400 and above. The caller closes context.
+ * @param {import("playwright-core").Browser} browser @param {string} url
+ */
+export async function openApp(browser, url) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  page.setDefaultTimeout(30000);
+  /** @type {string[]} */
+  const problems = [];
+  page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
+  page.on("console", (m) => { if (m.type() === "error" || m.type() === "warning") problems.push(`console ${m.type()}: ${m.text()} ${m.location().url}`); });
+  page.on("response", (r) => { if (r.status() >= 400) problems.push(`${r.status()} ${new URL(r.url()).pathname}`); });
+  await page.goto(url);
+  await page.waitForSelector("html[data-ready]", { state: "attached" });
+  return { context, page, problems };
+}
+
 /** file maps a URL path to the file served for it, or null. @param {string} path */
 function file(path) {
   /** @param {string} root @param {string} rest */

@@ -10,25 +10,12 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { chromium } from "playwright-core";
 import { launchOptions } from "../chromium.mjs";
-import { IMPORT_MAP, servePackage } from "./package-server.mjs";
+import { appPage, openApp, servePackage } from "./package-server.mjs";
 
 /** The flag that turns Chromium's WebMCP on. */
 const WEBMCP = "--enable-features=WebMCP";
 
-const PAGE = `<!doctype html>
-<meta charset="utf-8">
-<title>Pinhole and Chromium's WebMCP</title>
-<link rel="icon" href="data:,">
-<script type="importmap">${JSON.stringify(IMPORT_MAP)}</script>
-<script type="module">
-const html = document.documentElement;
-try {
-  const { createPinhole } = await import("@pinholectx/pinhole");
-  const { fromZustand } = await import("@pinholectx/pinhole/zustand");
-  const { createStore } = await import("zustand/vanilla");
-  const [manifest, state] = await Promise.all(["/testdata/orders/manifest.json", "/testdata/orders/state.json"]
-    .map((u) => fetch(u).then((r) => r.json())));
-  const store = createStore(() => state);
+const PAGE = appPage("Pinhole and Chromium's WebMCP", `
   const setOrder = (id, change) => store.setState((s) => ({
     orders: { ...s.orders, items: s.orders.items.map((o) => (o.number === id ? { ...o, ...change } : o)) },
   }));
@@ -41,14 +28,7 @@ try {
   const pinhole = await createPinhole({ manifest, store: fromZustand(store), actions });
   const handle = pinhole.exposeWebMCP();
   await handle.ready;
-  window.app = { pinhole, store, handle, calls };
-  html.dataset.ready = "true";
-} catch (err) {
-  window.result = { error: String(err?.stack ?? err) };
-  html.dataset.ready = "error";
-}
-</script>
-`;
+  window.app = { pinhole, store, handle, calls };`);
 
 let server, browser;
 before(async () => {
@@ -77,15 +57,8 @@ async function run({ name, args }) {
 }
 
 test("Chromium's own WebMCP: the tools register, answer through executeTool, follow the regions and go on dispose", async () => {
-  const context = await browser.newContext();
+  const { context, page, problems } = await openApp(browser, server.url);
   try {
-    const page = await context.newPage();
-    page.setDefaultTimeout(30000);
-    const problems = [];
-    page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-    page.on("console", (m) => { if (m.type() === "error" || m.type() === "warning") problems.push(`console ${m.type()}: ${m.text()}`); });
-    await page.goto(server.url);
-    await page.waitForSelector("html[data-ready]", { state: "attached" });
     assert.equal(await page.evaluate(() => window.result?.error), undefined);
 
     // The browser's own modelContext, no polyfill: its methods are native code.
