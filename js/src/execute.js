@@ -249,8 +249,8 @@ export class Agent {
       await this.audit.drain();
       return prepared;
     }
-    const handler = Object.hasOwn(this.actions, request.capability) ? this.actions[request.capability] : undefined;
-    if (typeof handler !== "function") {
+    const handler = handlerOf(this.actions, request.capability);
+    if (!handler) {
       return errorOf("unknown_capability", "the application has no handler for this capability", "capability");
     }
     // The module resolved the tokens in the slots: a prototype key in the
@@ -263,7 +263,7 @@ export class Agent {
     if (prepared.record !== undefined) resolved.record = prepared.record;
     if (prepared.input !== undefined) resolved.input = prepared.input;
     try {
-      await handler(resolved);
+      await handler.call(this.actions, resolved);
     } catch (err) {
       this.audit.emit({ source: "bridge", kind: "action_error", capability: request.capability });
       if (this.onActionError) {
@@ -289,4 +289,17 @@ export class Agent {
     if (after === null || "error" in after) return { ok: true, snapshot: this.sync.snapshot };
     return { ok: true, snapshot, after };
   }
+}
+
+/**
+ * handlerOf returns the app's handler for a capability: a function found
+ * under its name in actions, own or inherited (a class's methods, a
+ * Proxy that dispatches), but never Object.prototype's own members, so
+ * that a capability named "toString" without a handler has none.
+ * @param {Record<string, unknown>} actions @param {string} capability
+ * @returns {Function | undefined}
+ */
+export function handlerOf(actions, capability) {
+  const h = actions[capability];
+  return typeof h === "function" && h !== /** @type {any} */ (Object.prototype)[capability] ? h : undefined;
 }

@@ -14,7 +14,7 @@ import { Link } from "./link.js";
 import { Audit } from "./audit.js";
 import { Recovery } from "./recovery.js";
 import { Sync } from "./sync.js";
-import { Agent } from "./execute.js";
+import { Agent, handlerOf } from "./execute.js";
 import { exposeWebMCP } from "./webmcp.js";
 import { exposeToExtension } from "./extension.js";
 import { errorOf, PinholeSetupError } from "./errors.js";
@@ -135,35 +135,74 @@ export async function createPinhole(options) {
 function checkManifestOption(manifest) {
   if (typeof manifest === "string") {
     try {
-      JSON.parse(manifest);
-    } catch {
+      JSON.parse(manifestText(manifest));
+    } catch (err) {
       throw new PinholeSetupError(errorOf("invalid_manifest",
-        "the manifest text is not JSON: pass the manifest object or its JSON text (a file path is neither)", "manifest"));
+        `the manifest text is not JSON (${err instanceof Error ? err.message : String(err)}): pass the manifest ` +
+        "object or its JSON text (a file path is neither)", "manifest"));
     }
   } else if (manifest === null || typeof manifest !== "object" || Array.isArray(manifest)) {
     throw new TypeError("createPinhole: manifest is the manifest object or its JSON text");
   }
 }
 
-/** checkActionsOption checks that actions, when given, maps names to functions. @param {unknown} actions */
+/**
+ * manifestText is the manifest as the module reads it: JSON text, without
+ * the byte order mark an editor may have put before it.
+ * @param {unknown} manifest
+ */
+function manifestText(manifest) {
+  return typeof manifest === "string" ? manifest.replace(/^\uFEFF/, "") : JSON.stringify(manifest);
+}
+
+/**
+ * checkActionsOption checks that actions, when given, is an object: its
+ * handlers are functions under the capabilities' names, own or inherited
+ * (a class's methods); what else it holds is the app's.
+ * @param {unknown} actions
+ */
 function checkActionsOption(actions) {
-  if (actions === undefined) return;
-  if (actions === null || typeof actions !== "object" || Array.isArray(actions)) {
+  if (actions !== undefined && (actions === null || typeof actions !== "object" && typeof actions !== "function" || Array.isArray(actions))) {
     throw new TypeError("createPinhole: actions is an object of handlers by capability name");
-  }
-  for (const [name, handler] of Object.entries(actions)) {
-    if (typeof handler !== "function") throw new TypeError(`createPinhole: actions[${JSON.stringify(name)}] is not a function`);
   }
 }
 
 /**
- * capabilityNames returns the names of a loaded manifest's capabilities.
- * @param {object | string} manifest valid: the module loaded it
+ * capabilityNames returns the names of the capabilities of the manifest
+ * text the module loaded.
+ * @param {string} text
  * @returns {string[]}
  */
-function capabilityNames(manifest) {
-  const m = typeof manifest === "string" ? JSON.parse(manifest) : manifest;
-  return Array.isArray(m.capabilities) ? m.capabilities.map((/** @type {{name: string}} */ c) => c.name) : [];
+function capabilityNames(text) {
+  const m = JSON.parse(text);
+  return Array.isArray(m?.capabilities) ? m.capabilities.map((/** @type {{name: string}} */ c) => c.name) : [];
+}
+
+/**
+ * nearMiss returns the declared name a handler's name is most likely a
+ * typo of (the same letters and digits, or one edit apart), or undefined.
+ * @param {string} name @param {string[]} declared
+ */
+function nearMiss(name, declared) {
+  const fold = (/** @type {string} */ s) => s.toLowerCase().replace(/[^a-z0-9]/g, "");
+  return declared.find((d) => fold(d) === fold(name) || editDistance(d, name) <= 1);
+}
+
+/**
+ * editDistance counts the insertions, deletions and substitutions that
+ * turn a into b (names are short).
+ * @param {string} a @param {string} b
+ */
+function editDistance(a, b) {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = row;
+  }
+  return prev[b.length];
 }
 
 /**
@@ -217,8 +256,9 @@ class Bridge {
    * @param {HostFallbackCause} [fallback]
    */
   static async start(host, o, fallback) {
+    const text = manifestText(o.manifest); // once: the app may change its manifest object meanwhile
     const link = new Link(host, {
-      manifestText: typeof o.manifest === "string" ? o.manifest : JSON.stringify(o.manifest),
+      manifestText: text,
       key: o.key ?? randomKey(),
       trace: o.trace,
       stderr: o.stderr,
@@ -226,7 +266,7 @@ class Bridge {
     const loaded = await link.exclusive(() => link.open());
     const b = new Bridge(link, loaded, o);
     if (fallback) b.audit.emit({ source: "bridge", kind: "host_fallback", cause: fallback });
-    b.checkActions(capabilityNames(o.manifest));
+    b.checkActions(capabilityNames(text));
     await b.sync.start();
     await b.audit.drain();
     return b;
@@ -262,27 +302,37 @@ class Bridge {
 
   /**
    * checkActions compares the handlers given with the manifest's
-   * capabilities: a handler for no capability (a typo, most often) is
-   * reported by console.warn and an audit event; capabilities without a
-   * handler by the same event (an agent's execute of one answers
-   * unknown_capability, and exposeWebMCP does not offer it).
+   * capabilities. A declared capability whose entry in actions is there
+   * but not a function is a mistake: a TypeError. The rest is reported by
+   * one audit event: handlers under names the manifest does not declare
+   * (one app-wide actions object shared by several manifests has them),
+   * and capabilities without a handler (an agent's execute of one answers
+   * unknown_capability, and exposeWebMCP does not offer it). A handler
+   * named one edit away from a capability without one is a typo, most
+   * likely: that is also a console warning.
    * @param {string[]} declared
    */
   checkActions(declared) {
-    const given = Object.keys(this.actions);
+    for (const n of declared) {
+      const v = /** @type {any} */ (this.actions)[n];
+      if (v !== undefined && v !== null && !handlerOf(this.actions, n) && v !== /** @type {any} */ (Object.prototype)[n]) {
+        throw new TypeError(`createPinhole: actions[${JSON.stringify(n)}] is not a function`);
+      }
+    }
+    const given = Object.keys(this.actions).filter((n) => typeof (/** @type {any} */ (this.actions)[n]) === "function");
     const undeclared = given.filter((n) => !declared.includes(n));
     const unhandled = declared.filter((n) => !this.hasAction(n));
     if (undeclared.length === 0 && unhandled.length === 0) return;
     this.audit.emit({ source: "bridge", kind: "actions", undeclared, unhandled });
-    if (undeclared.length) {
-      console.warn(`pinhole: actions has ${undeclared.map((n) => JSON.stringify(n)).join(", ")}, which the manifest does not declare; ` +
-        `its capabilities: ${declared.join(", ") || "none"}`);
+    for (const n of undeclared) {
+      const meant = nearMiss(n, unhandled);
+      if (meant) console.warn(`pinhole: actions has ${JSON.stringify(n)}, which the manifest does not declare: did you mean ${JSON.stringify(meant)}?`);
     }
   }
 
   /** hasAction reports whether the app gave a handler for the capability. @param {string} capability */
   hasAction(capability) {
-    return Object.hasOwn(this.actions, capability);
+    return handlerOf(this.actions, capability) !== undefined;
   }
 
   /** flush syncs now when the store changed since the last sync. */

@@ -138,8 +138,11 @@ async function readLocal(where) {
   } catch (err) {
     const code = /** @type {any} */ (err)?.code;
     // The code stays on the error: the package's own location reports a missing file its own way (index.js).
-    throw Object.assign(new Error(`pinhole.wasm: cannot read ${s}${code ? ` (${code})` : ""}; a relative path is read from the working directory ` +
-      `(${process.cwd()}): pass wasm as an absolute path or a file: URL, or leave it out for the package's own pinhole.wasm`, { cause: err }), { code });
+    const relative = typeof file === "string" && !/^(\/|[A-Za-z]:[\\/]|\\\\)/.test(file);
+    const advice = relative
+      ? `a relative path is read from the working directory (${process.cwd()}): pass wasm as an absolute path or a file: URL, or leave it out for the package's own pinhole.wasm`
+      : code === "ENOENT" ? "no such file: check the wasm option (leave it out for the package's own pinhole.wasm)" : "check that the file can be read";
+    throw Object.assign(new Error(`pinhole.wasm: cannot read ${s}${code ? ` (${code})` : ""}; ${advice}`, { cause: err }), { code });
   }
 }
 

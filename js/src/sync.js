@@ -42,7 +42,7 @@ export class Sync {
     /** The snapshot id agents see now, and the record count that came with it. */
     this.snapshot = "";
     this.recordsTotal = 0;
-    /** The module's last snapshot warnings, joined: each new set is reported once. */
+    /** The module's last snapshot warnings, joined, their counts left out: each new kind of set is reported once. */
     this.warnings = "";
     /** Why the module does not hold the store's current slice, if it does not. @type {PinholeError | null} */
     this.error = null;
@@ -218,11 +218,14 @@ export class Sync {
     if (typeof resp.recordsTotal === "number") this.recordsTotal = resp.recordsTotal;
     // What the module found wrong with the slice (a collection that is not
     // an array, records without an id): manifest places and counts, never
-    // values. Reported when it changes, not at every sync.
+    // values. Reported when the set changes other than in its counts (a
+    // store that grows without ids would report at every sync), and once
+    // more, empty, when it clears.
     const warnings = Array.isArray(resp.warnings) ? resp.warnings.filter((/** @type {unknown} */ w) => typeof w === "string") : [];
-    if (warnings.join("\n") !== this.warnings) {
-      this.warnings = warnings.join("\n");
-      if (warnings.length) this.audit.emit({ source: "bridge", kind: "snapshot_warnings", warnings });
+    const kinds = warnings.join("\n").replace(/\d+/g, "#");
+    if (kinds !== this.warnings) {
+      this.warnings = kinds;
+      this.audit.emit({ source: "bridge", kind: "snapshot_warnings", warnings });
     }
     if (resp.snapshot !== this.snapshot) {
       this.snapshot = resp.snapshot;

@@ -209,15 +209,18 @@ export type AuditEvent =
   | { source: "bridge"; kind: "recovered"; op: string; cause: string; restoredFrom: "store" | "last_good" }
   | { source: "bridge"; kind: "action_error"; capability: string }
   /** Once, as the bridge starts, when the handlers given and the
-   * manifest's capabilities differ: handlers for no capability
-   * (undeclared, also a console warning) and capabilities without one
+   * manifest's capabilities differ: handlers under names the manifest does
+   * not declare (undeclared: fine for an actions object shared by several
+   * manifests; a console warning when one is an edit away from a
+   * capability without a handler) and capabilities without one
    * (unhandled: not offered as WebMCP tools; executing one answers
    * unknown_capability). */
   | { source: "bridge"; kind: "actions"; undeclared: string[]; unhandled: string[] }
-  /** When the module's warnings about the store's slice change: a
-   * declared collection that is not an array, records without a valid or
-   * with a duplicate id, values cut (the observe answer's warnings; manifest
-   * places and counts, never values). */
+  /** When the module's warnings about the store's slice change other
+   * than in their counts: a declared collection that is not an array,
+   * records without a valid or with a duplicate id, values cut (the observe
+   * answer's warnings; manifest places and counts, never values); empty
+   * when they clear. */
   | { source: "bridge"; kind: "snapshot_warnings"; warnings: string[] }
   /** Once, as the bridge starts, when the module runs in this thread
    * because the worker could not start (host not given). */

@@ -202,7 +202,8 @@ export function exposeWebMCP(bridge, options = {}) {
       if (name === describeTool.name) {
         refused.set(name, { reason: "the describe tool has this name; rename the capability or pass describeToolName", key, again: false });
       } else if (bridge.hasAction && !bridge.hasAction(name)) {
-        refused.set(name, { reason: "no handler: the app gave no action for it, so an agent's call could only answer unknown_capability", key, again: false });
+        // Asked again at each sync: a handler may be added to actions later.
+        refused.set(name, { reason: "no handler: the app gave no action for it, so an agent's call could only answer unknown_capability", key, again: true });
       } else if (!live.has(name)) {
         await register(capabilityTool(c), key);
       }

@@ -53,13 +53,18 @@ test("createPinhole says what a newcomer's mistakes are: a manifest path, a hand
   const store = plainStore(ordersState());
   await assert.rejects(createPinhole({ wasm: WASM, manifest: "./src/pinhole.manifest.json", store }),
     (err) => err instanceof PinholeSetupError && /** @type {any} */ (err).error.code === "invalid_manifest" &&
-      /not JSON: pass the manifest object or its JSON text \(a file path is neither\)/.test(err.message));
+      /not JSON \(.+\): pass the manifest object or its JSON text \(a file path is neither\)/.test(err.message));
   await assert.rejects(createPinhole(/** @type {any} */ ({ wasm: WASM, manifest: null, store })), /manifest is the manifest object or its JSON text/);
   await assert.rejects(createPinhole(/** @type {any} */ ({ wasm: WASM, manifest: MANIFEST, store, actions: { "order.ship": "ship" } })),
     /actions\["order\.ship"\] is not a function/);
+  // A manifest text with an editor's byte order mark loads; a broken one says where.
+  (await createPinhole({ wasm: WASM, manifest: "\uFEFF" + JSON.stringify(MANIFEST), store })).dispose();
+  await assert.rejects(createPinhole({ wasm: WASM, manifest: '{"pinhole": 1,}', store }), /manifest text is not JSON \(.+\): pass the manifest/);
   await assert.rejects(createPinhole(/** @type {any} */ ({ wasm: WASM, manifest: MANIFEST, store, actions: [] })), /actions is an object/);
   await assert.rejects(createPinhole({ wasm: "./no/such/pinhole.wasm", manifest: MANIFEST, store }),
     /^Error: pinhole\.wasm: cannot read \.\/no\/such\/pinhole\.wasm \(ENOENT\); a relative path is read from the working directory/);
+  await assert.rejects(createPinhole({ wasm: "/no/such/pinhole.wasm", manifest: MANIFEST, store }),
+    /^Error: pinhole\.wasm: cannot read \/no\/such\/pinhole\.wasm \(ENOENT\); no such file: check the wasm option/);
   // Manifest text that is JSON still loads.
   const p = await createPinhole({ wasm: WASM, manifest: JSON.stringify(MANIFEST), store });
   p.dispose();
@@ -150,8 +155,38 @@ test("the module's warnings about the slice reach onAudit when they change, with
   assert.match(warned()[1].join(" "), /records share their id/);
   assert.ok(!JSON.stringify(warned()).includes("SO-1001"), "a warning carries no value");
 
+  // More records without ids change only the counts: no new event.
+  store.setState((s) => ({ ...s, orders: { ...s.orders, items: [items[0], { ...items[1], number: items[0].number }, { ...items[2], number: items[0].number }] } }));
+  await p.flush();
+  assert.equal(warned().length, 2, "a count that changes is not a new warning");
+
   store.setState((s) => ({ ...s, orders: { ...s.orders, items } }));
   await p.flush();
-  assert.equal(warned().length, 2, "no warning, no event");
+  assert.deepEqual(warned().slice(2), [[]], "the warnings clear: one empty event");
   p.dispose();
+});
+
+test("handlers may be a class's methods (called on the instance) or a Proxy's; other members of actions are the app's", async () => {
+  class Actions {
+    constructor(/** @type {any} */ store) { this.store = store; this.calls = /** @type {any[]} */ ([]); }
+    "order.ship"(/** @type {any} */ req) { this.calls.push(req.record); }
+  }
+  const store = plainStore(ordersState());
+  const actions = new Actions(store);
+  const p = await createPinhole({ wasm: WASM, manifest: MANIFEST, store, actions: /** @type {any} */ (actions) });
+  const d = /** @type {any} */ (await p.describe({ limit: 1 }));
+  const r = /** @type {any} */ (await p.execute({ capability: "order.ship", record: "SO-1001", input: { carrier: "ups" }, snapshot: d.snapshot }));
+  assert.equal(r.ok, true, JSON.stringify(r));
+  assert.deepEqual(actions.calls, ["SO-1001"], "the method ran with the instance as this");
+  p.dispose();
+
+  /** @type {string[]} */
+  const dispatched = [];
+  const proxy = new Proxy({}, { get: (_, name) => (typeof name === "string" && name.startsWith("order.") ? (/** @type {any} */ req) => void dispatched.push(`${name} ${req.record}`) : undefined) });
+  const q = await createPinhole({ wasm: WASM, manifest: MANIFEST, store: plainStore(ordersState()), actions: proxy });
+  const e = /** @type {any} */ (await q.describe({ limit: 1 }));
+  const s = /** @type {any} */ (await q.execute({ capability: "order.ship", record: "SO-1001", input: { carrier: "ups" }, snapshot: e.snapshot }));
+  assert.equal(s.ok, true, JSON.stringify(s));
+  assert.deepEqual(dispatched, ["order.ship SO-1001"]);
+  q.dispose();
 });

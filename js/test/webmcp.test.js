@@ -220,19 +220,27 @@ test("a capability the app gave no handler for is not offered as a tool: refused
   const warn = console.warn;
   console.warn = (/** @type {any[]} */ ...a) => void warned.push(a.join(" "));
   try {
-    const p = await createPinhole({
-      wasm: WASM, manifest: MANIFEST, store: plainStore(ordersState()), onAudit: (e) => audit.push(e),
-      actions: { "order.ship": () => {}, "orders.shipp": () => {} }, // the second a typo
-    });
+    /** @type {Record<string, Function>} */
+    const actions = { "order.open": () => {}, "orders.ship": () => {}, "invoice.pay": () => {} }; // a typo, and a handler of another page's manifest
+    const store = plainStore(ordersState());
+    const p = await createPinhole({ wasm: WASM, manifest: MANIFEST, store, onAudit: (e) => audit.push(e), actions });
     const h = p.exposeWebMCP();
     await h.ready;
-    assert.deepEqual(await names(mc), ["describe_context", "order.ship"]);
-    assert.deepEqual(h.refused().map((r) => r.name).sort(), ["order.charge", "order.open", "orders.export"]);
+    assert.deepEqual(await names(mc), ["describe_context", "order.open"]);
+    assert.deepEqual(h.refused().map((r) => r.name).sort(), ["order.charge", "order.ship", "orders.export"]);
     assert.ok(h.refused().every((r) => r.tool === "capability" && /^no handler/.test(r.reason)));
     assert.deepEqual(audit.filter((e) => e.kind === "actions"),
-      [{ source: "bridge", kind: "actions", undeclared: ["orders.shipp"], unhandled: ["order.open", "order.refund", "orders.export", "order.charge"] }]);
-    assert.equal(warned.length, 1);
-    assert.match(warned[0], /"orders\.shipp", which the manifest does not declare/);
+      [{ source: "bridge", kind: "actions", undeclared: ["orders.ship", "invoice.pay"], unhandled: ["order.ship", "order.refund", "orders.export", "order.charge"] }]);
+    assert.deepEqual(warned, ['pinhole: actions has "orders.ship", which the manifest does not declare: did you mean "order.ship"?'],
+      "a likely typo warns; another manifest's handler does not");
+
+    // A handler added later is offered at the next change of the context.
+    actions["order.ship"] = () => {};
+    store.setState((s) => ({ ...s, ui: { ...s.ui, selected: "SO-1002" } }));
+    await settle();
+    await h.ready;
+    assert.deepEqual(await names(mc), ["describe_context", "order.open", "order.ship"]);
+    assert.ok(!h.refused().some((r) => r.name === "order.ship"));
     p.dispose();
   } finally {
     console.warn = warn;
