@@ -48,7 +48,7 @@ export function findModelContext() {
  * (the WebMCP draft's registerTool steps), so a capability named otherwise
  * is not offered, and the handle says why.
  */
-export const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
 /** The key under which the describe tool is registered (capabilities' keys are their definitions). */
 const DESCRIBE = "\0describe";
@@ -86,8 +86,9 @@ export function exposeWebMCP(bridge, options = {}) {
    * Capability tools not registered now, by name, and why. A refusal by
    * the rules (a name WebMCP does not allow, the describe tool's name)
    * stands while the capability stays as it was (key); one by the
-   * modelContext (again) is tried once more at the next sync, since what
-   * it objected to (a tool of the page's own by that name, say) may be gone.
+   * modelContext, or for want of a handler (again), is tried once more at
+   * the next sync, since what it objected to (a tool of the page's own by
+   * that name, say) may be gone.
    * @type {Map<string, {reason: string, key: string, again: boolean}>}
    */
   const refused = new Map();
