@@ -37,9 +37,11 @@ import (
 //     PBKDF2, Cisco 8 and 9), Django's stored passwords and Kerberos 5
 //     AS-REP and TGS hashes (passwordHashAt);
 //   - a password on a command line ("-Password X", "--password X"), in a
-//     .netrc entry ("machine H login U password P") or quoted in prose
-//     ("the password is 'X'"), the rule classes of Nosey Parker's rules
-//     (praetorian-inc/noseyparker) the net lacked.
+//     .netrc entry ("machine H login U password P"), quoted in prose
+//     ("the password is 'X'"), in .NET's configuration
+//     (<add key="SmtpPassword" value="X"/>) or credentials
+//     (NetworkCredential("user", "X")): the rule classes of Nosey Parker's
+//     rules (praetorian-inc/noseyparker) the net lacked.
 //
 // A prefix counts only at the start of a token: after the start of the
 // string or any character that is not a letter or digit (so "key=ghp_…",
@@ -1350,6 +1352,63 @@ var phrases = []struct {
 	{"machine ", netrcPassword, true},
 	// A password given in prose: "the password is 'Secret123'".
 	{"password is ", quotedPassword, true},
+	// .NET configuration: <add key="SmtpPassword" value="…"/> (appSettings).
+	{"key=", configEntry, false},
+	// .NET: new NetworkCredential("user", "password"[, "domain"]).
+	{"networkcredential(", credentialArgs, true},
+}
+
+// configEntry: after `key=`, a quoted setting name that is a secret's or
+// a password's, then `value=` and its quoted value, judged as after that
+// name and "=" (a password's value by passwordValue, a secret's when it
+// looks random).
+func configEntry(rest string) bool {
+	rest = head(rest)
+	name, after, ok := quoted(rest)
+	if !ok {
+		return false
+	}
+	kind := classifyName(name)
+	after = strings.TrimLeft(after, " \t")
+	if kind == nameNone || !strings.HasPrefix(strings.ToLower(after), "value=") {
+		return false
+	}
+	v, _, ok := quoted(after[len("value="):])
+	if !ok || v == "" || reference(v) {
+		return false
+	}
+	if kind == namePassword {
+		return passwordValue(v, '=')
+	}
+	return looksRandom(v) || namedKey(v)
+}
+
+// credentialArgs: after "NetworkCredential(", a quoted user name and a
+// quoted password, a password by passwordValue's "=" rule.
+func credentialArgs(rest string) bool {
+	_, after, ok := quoted(strings.TrimLeft(head(rest), " "))
+	if !ok {
+		return false
+	}
+	after = strings.TrimLeft(after, " \t")
+	if !strings.HasPrefix(after, ",") {
+		return false
+	}
+	v, _, ok := quoted(strings.TrimLeft(after[1:], " \t"))
+	return ok && !reference(v) && passwordValue(v, '=')
+}
+
+// quoted reads a string in double or single quotes at the start of s and
+// returns it and what follows the closing quote.
+func quoted(s string) (v, rest string, ok bool) {
+	if s == "" || s[0] != '"' && s[0] != '\'' {
+		return "", s, false
+	}
+	end := strings.IndexByte(s[1:], s[0])
+	if end < 0 {
+		return "", s, false
+	}
+	return s[1 : 1+end], s[2+end:], true
 }
 
 // passwordOption: after "-password", a blank, "=" or ":" and a value that

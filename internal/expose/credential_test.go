@@ -342,6 +342,13 @@ func TestIsCredentialCases(t *testing.T) {
 		{"$wp$2y$10$R9h/cIPz0gi.URNNX3kh2OPST9/PgBkqquzi.Ss7KIUgO2t0jWMUW", true},
 		{"sha1$a1976$a36cc8cbf81742a8fb52e221aaeab48ed7f58ab4", true},
 		{"Cost: $5$ off, then $12.50", false},
+		// .NET configuration and credentials.
+		{`<add key="SmtpPassword" value="Wint3r-Sky!"/>`, true},
+		{`<add key="PasswordPolicy" value="strong"/>`, false},
+		{`<add key="SmtpPassword" value="%SMTP_PASSWORD%"/>`, false},
+		{`<add key="PageSize" value="25"/>`, false},
+		{`client.Credentials = new NetworkCredential("ops@example.com", "kq7Zp2xLm9");`, true},
+		{`new NetworkCredential(user, password)`, false},
 		// A variable or a placeholder names a value without holding it.
 		{`"password": "{{PASSWORD}}"`, false},
 		{`password = "${DB_PASS}"`, false},
@@ -435,7 +442,8 @@ func TestIsCredentialLinear(t *testing.T) {
 	for _, unit := range []string{"://a:", "Bearer ", "-----BEGIN ", "token=", "eyJ.", "a=1; ", "\u200bx",
 		"sk-", "ghp_", "api_key=", "/token/", "eyJa ", "MIIa\n", "Q~", "1234567:A", "x_", "%3D", "ｇｈｐ＿", "\u3164a",
 		"eyJabcdefghijklmnopq ", "token:", "key=a", "a.\n", "pat.\n",
-		"$1$", ",$1$", "$2b$12$ab", "x_sha256$", "a$", "-password ", "machine ", "machine a.b login b password ", "password is '"} {
+		"$1$", ",$1$", "$2b$12$ab", "x_sha256$", "a$", "-password ", "machine ", "machine a.b login b password ", "password is '",
+		`key="pass" value="`, `NetworkCredential("a", "`} {
 		s := strings.Repeat(unit, (4<<20)/len(unit))
 		start := time.Now()
 		expose.IsCredential(s)
