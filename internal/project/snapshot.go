@@ -98,6 +98,13 @@ func Build(plan *manifest.Plan, root *jsonval.Value, prev *Snapshot) *Snapshot {
 		if arr == nil || arr.Kind == jsonval.Null {
 			continue
 		}
+		if prune.IsCut(arr) {
+			// The bridge cut the whole collection (an array too long to
+			// read). The marker's reason is not repeated: a store value of
+			// that shape is read as a marker too.
+			s.Warnings = append(s.Warnings, col.From.String()+": cut; the collection is treated as empty")
+			continue
+		}
 		if arr.Kind != jsonval.Array {
 			s.Warnings = append(s.Warnings, col.From.String()+": expected an array; the collection is treated as empty")
 			continue

@@ -10,7 +10,8 @@
 // present; an array read item by item that is not an array becomes {};
 // a declared value is kept whole, unless it nests deeper than
 // MaxDepth levels, in which case it is replaced by the cut marker
-// {"$cut":"depth"} (the bridge also marks cycles, "cycle").
+// {"$cut":"depth"} (the bridge also marks cycles, "cycle", and arrays
+// longer than its MAX_ARRAY_LENGTH, "size": a sparse array's length).
 package prune
 
 import (
@@ -31,6 +32,7 @@ const MaxDepth = 64
 const (
 	CutDepth = "depth" // nested deeper than MaxDepth
 	CutCycle = "cycle" // refers to itself (only the bridge can see this)
+	CutSize  = "size"  // an array too long to read (the bridge's limit: a sparse array's length counts)
 )
 
 // CutKey is the one member of a cut marker.
@@ -265,6 +267,9 @@ func (t *Tree) Value(v *jsonval.Value) *jsonval.Value {
 		return v
 	}
 	if t.each != nil && v.Kind != jsonval.Array && v.Kind != jsonval.Null {
+		if IsCut(v) {
+			return v // the bridge cut the collection (an array too long to read): the snapshot says so
+		}
 		// A collection that is not an array: an empty object in its place,
 		// not the data, so the snapshot can warn about it.
 		return jsonval.NewObject()

@@ -7,10 +7,10 @@
 // cases in testdata/prune are replayed by both): arrays keep their length,
 // an array element that holds nothing declared becomes null, an object keeps
 // only declared keys and disappears when none is present, a missing value is
-// simply absent. A declared value that nests deeper than MAX_DEPTH levels or
-// holds a cycle is replaced by the cut marker {"$cut": "depth" | "cycle"}:
-// that value is left out, the rest of the store still syncs, and the module
-// shows the value as cut.
+// simply absent. A declared value that nests deeper than MAX_DEPTH levels,
+// holds a cycle or an array longer than MAX_ARRAY_LENGTH is replaced by the
+// cut marker {"$cut": "depth" | "cycle" | "size"}: that value is left out,
+// the rest of the store still syncs, and the module shows the value as cut.
 //
 // Warnings name the declared path of the value (manifest keys and array
 // indices), never a key found in the data.
@@ -18,12 +18,20 @@
 /** The most nested levels one declared value may have. */
 export const MAX_DEPTH = 64;
 
+/**
+ * The longest array a declared value may hold. A longer one (a sparse
+ * array's length counts: `items[3e9] = x` makes one) is cut: its places
+ * could not all be read without holding the page, nor sent as anything a
+ * context can show.
+ */
+export const MAX_ARRAY_LENGTH = 1 << 24;
+
 /** The member of the marker that stands for a declared value left out. */
 export const CUT_KEY = "$cut";
 
 /**
  * cut returns the marker for a declared value left out for reason.
- * @param {"depth" | "cycle"} reason
+ * @param {"depth" | "cycle" | "size"} reason
  */
 export const cut = (reason) => ({ [CUT_KEY]: reason });
 
@@ -109,9 +117,10 @@ export function buildReadTree(reads) {
  * key of the data.
  */
 export class BoundaryError extends Error {
-  /** @param {"depth" | "cycle"} rule @param {string} path */
+  /** @param {"depth" | "cycle" | "size"} rule @param {string} path */
   constructor(rule, path) {
-    super(rule === "depth" ? `a declared value is nested deeper than ${MAX_DEPTH} levels` : "a declared value contains a cycle");
+    super(rule === "depth" ? `a declared value is nested deeper than ${MAX_DEPTH} levels`
+      : rule === "size" ? `a declared value holds an array longer than ${MAX_ARRAY_LENGTH}` : "a declared value contains a cycle");
     this.name = "BoundaryError";
     this.code = "invalid_state";
     this.rule = rule;
@@ -238,6 +247,10 @@ export class Pruner {
     const pArr = pv !== NONE && Array.isArray(pv) && Array.isArray(po);
     if (isArr) {
       const len = v.length;
+      if (len > MAX_ARRAY_LENGTH) {
+        this.warn("size", path);
+        return cut("size");
+      }
       if (n.each) {
         const out = new Array(len);
         const reuse = this.trust && pArr;
@@ -381,6 +394,7 @@ export class Pruner {
     try {
       if (isArr) {
         const len = v.length;
+        if (len > MAX_ARRAY_LENGTH) throw new BoundaryError("size", path);
         const out = new Array(len);
         for (let i = 0; i < len; i++) {
           let item;

@@ -96,6 +96,25 @@ test("a value nested deeper than the limit is cut; no data key reaches the agent
   p.dispose();
 });
 
+test("a collection held in a sparse array of huge length is cut: the page is not held, the context says the collection is cut", async () => {
+  /** @type {any[]} */
+  const items = [];
+  items[3e9] = { id: "SECRET-ID", name: "far away" };
+  const manifest = { pinhole: 1, regions: [{ id: "list", description: "A list" }],
+    collections: [{ region: "list", from: "/items", id: "/id", fields: { name: { from: "/name" } } }] };
+  /** @type {any[]} */
+  const audit = [];
+  const start = performance.now();
+  const p = await createPinhole({ wasm: WASM, manifest, store: plainStore({ items }), onAudit: (e) => audit.push(e) });
+  const d = /** @type {any} */ (await p.describe());
+  assert.ok(performance.now() - start < 5000, "the bridge read the array's places");
+  assert.equal(d.context.recordsTotal, 0);
+  assert.ok(audit.some((e) => e.kind === "boundary" && e.rule === "size" && e.path === "/items"));
+  assert.deepEqual(audit.filter((e) => e.kind === "snapshot_warnings").map((e) => e.warnings), [["/items: cut; the collection is treated as empty"]]);
+  assert.ok(!JSON.stringify([d, audit]).includes("SECRET-ID"));
+  p.dispose();
+});
+
 test("a Proxy whose traps throw is left out, not fatal", async () => {
   const hostile = new Proxy({}, { ownKeys() { throw new Error("PROXY-SECRET"); }, getPrototypeOf() { return Object.prototype; } });
   const { p, sent, audit } = await bridgeFor({ a: 1, hostile });

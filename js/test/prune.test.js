@@ -153,6 +153,20 @@ test("a cycle is cut where it is declared, and the warning names no data key", (
   assert.deepEqual(warnings, ["cycle /v"]);
 });
 
+test("an array longer than MAX_ARRAY_LENGTH (a sparse array's length) is cut at once, whole value or collection", () => {
+  /** @type {any[]} */
+  const sparse = [];
+  sparse[2 ** 32 - 2] = { id: "x", name: "far away" }; // length 2^32-1: reading each place would hold the page
+  const start = performance.now();
+  const { out, warnings } = slice({ paths: ["/v"], collections: [{ from: "/c", items: ["/id"] }] }, { v: { list: sparse }, c: sparse });
+  assert.ok(performance.now() - start < 1000, "the slice read the array's places");
+  assert.deepEqual(out, { v: { $cut: "size" }, c: { $cut: "size" } });
+  assert.deepEqual(warnings.sort(), ["size /c", "size /v"]);
+  // At the limit, an array is read as it is.
+  const { out: small } = slice({ paths: ["/v"], collections: [] }, { v: [1, , 3] });
+  assert.deepEqual(small, { v: [1, null, 3] });
+});
+
 test("a shared subtree is not a cycle", () => {
   const shared = { a: 1 };
   const { out } = slice({ paths: ["/v"], collections: [] }, { v: { x: shared, y: [shared, shared] } });
