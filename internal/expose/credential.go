@@ -1255,7 +1255,12 @@ var businessWords = []string{"reset", "required", "changed", "expired", "invalid
 	"pending", "enabled", "disabled", "optional", "unknown", "default", "sent", "requested", "always", "never",
 	"strict", "visible", "weak", "strong", "medium", "expir", "temporary", "locked", "unlocked", "manual", "auto",
 	"policy", "rotat", "change", "forgot", "recover", "confirm", "verif", "saved", "unset", "show", "hide",
-	"incorrect", "wrong", "active", "valid", "case", "accepted", "rejected", "correct", "unchanged", "same", "new"}
+	"incorrect", "accepted", "rejected", "unchanged", "inactive"}
+
+// businessValues are status words that are business text only as the whole
+// value: as prefixes they would pass passwords ("newyork", "correcthorse",
+// "validation").
+var businessValues = []string{"new", "same", "valid", "active", "wrong", "correct"}
 
 // passwordValue: after "=", any value of six or more characters except a
 // status word or a slug of lower-case words; after ":" (a header, YAML or
@@ -1271,6 +1276,11 @@ func passwordValue(v string, sep byte) bool {
 		lv := strings.ToLower(v)
 		for _, w := range businessWords {
 			if strings.HasPrefix(lv, w) {
+				return false
+			}
+		}
+		for _, w := range businessValues {
+			if lv == w {
 				return false
 			}
 		}

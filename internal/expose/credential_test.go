@@ -331,6 +331,11 @@ func TestIsCredentialCases(t *testing.T) {
 		{"Your password is 'temporary' until you change it", false},
 		{`Error: the password is "invalid" (code 401)`, false},
 		{"The password is 'case-sensitive'", false},
+		{"Your new password is 'active' now", false},
+		// Status words pass only as the whole value: passwords starting with them are passwords.
+		{"password=newyork", true},
+		{"password=correcthorse", true},
+		{"DB_PASSWORD=validation", true},
 		{"the password is '<hidden>'", false},
 		{"-password: required, min 8 chars", false},
 		{"Use --password value, or set PGPASSWORD", false},

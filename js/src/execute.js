@@ -168,7 +168,7 @@ export class Agent {
     this.sync = o.sync;
     this.caller = o.caller;
     this.audit = o.audit;
-    this.actions = o.actions ?? {};
+    this.actions = o.actions;
     this.onActionError = o.onActionError;
     this.closed = o.closed;
   }
@@ -292,14 +292,35 @@ export class Agent {
 }
 
 /**
+ * handlerNames lists the names under which actions holds handlers: its
+ * own functions and its class's methods (not a Proxy's, which answers
+ * names it is asked for only).
+ * @param {unknown} actions
+ * @returns {string[]}
+ */
+export function handlerNames(actions) {
+  /** @type {Set<string>} */
+  const names = new Set();
+  for (let o = /** @type {any} */ (actions); o && o !== Object.prototype && o !== Function.prototype; o = Object.getPrototypeOf(o)) {
+    for (const n of Object.getOwnPropertyNames(o)) if (handlerOf(actions, n)) names.add(n);
+  }
+  return [...names];
+}
+
+/**
  * handlerOf returns the app's handler for a capability: a function found
  * under its name in actions, own or inherited (a class's methods, a
- * Proxy that dispatches), but never Object.prototype's own members, so
- * that a capability named "toString" without a handler has none.
- * @param {Record<string, unknown>} actions @param {string} capability
+ * Proxy that dispatches), but never what every object or function
+ * inherits (Object.prototype's and Function.prototype's members, a class
+ * instance's constructor): a capability named "toString" or "constructor"
+ * without a handler has none.
+ * @param {unknown} actions @param {string} capability
  * @returns {Function | undefined}
  */
 export function handlerOf(actions, capability) {
-  const h = actions[capability];
-  return typeof h === "function" && h !== /** @type {any} */ (Object.prototype)[capability] ? h : undefined;
+  if (actions === null || typeof actions !== "object" && typeof actions !== "function") return undefined;
+  const h = /** @type {any} */ (actions)[capability];
+  if (typeof h !== "function" || h === /** @type {any} */ (Object.prototype)[capability] ||
+    h === /** @type {any} */ (Function.prototype)[capability]) return undefined;
+  return capability === "constructor" && !Object.hasOwn(/** @type {object} */ (actions), capability) ? undefined : h;
 }

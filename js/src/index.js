@@ -14,7 +14,7 @@ import { Link } from "./link.js";
 import { Audit } from "./audit.js";
 import { Recovery } from "./recovery.js";
 import { Sync } from "./sync.js";
-import { Agent, handlerOf } from "./execute.js";
+import { Agent, handlerNames, handlerOf } from "./execute.js";
 import { exposeWebMCP } from "./webmcp.js";
 import { exposeToExtension } from "./extension.js";
 import { errorOf, PinholeSetupError } from "./errors.js";
@@ -115,11 +115,12 @@ export async function createPinhole(options) {
   if (options.host !== undefined && options.host !== "worker" && options.host !== "main") {
     throw new TypeError('createPinhole: host is "worker" or "main"');
   }
-  checkManifestOption(options.manifest);
-  checkActionsOption(options.actions);
+  const text = checkManifestOption(options.manifest); // once: the app may change its manifest object meanwhile
+  const declared = capabilityNames(text);
+  checkActionsOption(options.actions, declared);
   const { host, fallback } = await startHost(options);
   try {
-    return await Bridge.start(host, options, fallback);
+    return await Bridge.start(host, options, fallback, text, declared);
   } catch (err) {
     host.close();
     throw err;
@@ -128,22 +129,24 @@ export async function createPinhole(options) {
 
 /**
  * checkManifestOption refuses a manifest that is neither an object nor JSON
- * text before anything starts: a file path passed as the manifest would
- * otherwise be reported as a malformed load request.
+ * text before anything starts (a file path passed as the manifest would
+ * otherwise be reported as a malformed load request), and returns its text.
  * @param {unknown} manifest
+ * @returns {string}
  */
 function checkManifestOption(manifest) {
-  if (typeof manifest === "string") {
-    try {
-      JSON.parse(manifestText(manifest));
-    } catch (err) {
-      throw new PinholeSetupError(errorOf("invalid_manifest",
-        `the manifest text is not JSON (${err instanceof Error ? err.message : String(err)}): pass the manifest ` +
-        "object or its JSON text (a file path is neither)", "manifest"));
-    }
-  } else if (manifest === null || typeof manifest !== "object" || Array.isArray(manifest)) {
+  if (manifest === null || typeof manifest !== "object" && typeof manifest !== "string" || Array.isArray(manifest)) {
     throw new TypeError("createPinhole: manifest is the manifest object or its JSON text");
   }
+  const text = manifestText(manifest);
+  try {
+    JSON.parse(text);
+  } catch (err) {
+    throw new PinholeSetupError(errorOf("invalid_manifest",
+      `the manifest text is not JSON (${err instanceof Error ? err.message : String(err)}): pass the manifest ` +
+      "object or its JSON text (a file path is neither)", "manifest"));
+  }
+  return text;
 }
 
 /**
@@ -156,26 +159,38 @@ function manifestText(manifest) {
 }
 
 /**
- * checkActionsOption checks that actions, when given, is an object: its
- * handlers are functions under the capabilities' names, own or inherited
- * (a class's methods); what else it holds is the app's.
- * @param {unknown} actions
+ * checkActionsOption checks, before anything starts, that actions, when
+ * given, is an object whose own entries under the manifest's capability
+ * names are functions: its handlers may also be inherited (a class's
+ * methods), and what else it holds is the app's.
+ * @param {unknown} actions @param {string[]} declared
  */
-function checkActionsOption(actions) {
-  if (actions !== undefined && (actions === null || typeof actions !== "object" && typeof actions !== "function" || Array.isArray(actions))) {
+function checkActionsOption(actions, declared) {
+  if (actions === undefined) return;
+  if (actions === null || typeof actions !== "object" && typeof actions !== "function" || Array.isArray(actions)) {
     throw new TypeError("createPinhole: actions is an object of handlers by capability name");
+  }
+  // A function's own name, length and prototype are every function's, not the app's entries.
+  const builtIn = typeof actions === "function" ? Object.getOwnPropertyNames(function f() {}) : [];
+  for (const n of declared) {
+    if (Object.hasOwn(actions, n) && !builtIn.includes(n) && typeof (/** @type {any} */ (actions))[n] !== "function") {
+      throw new TypeError(`createPinhole: actions[${JSON.stringify(n)}] is not a function`);
+    }
   }
 }
 
 /**
- * capabilityNames returns the names of the capabilities of the manifest
- * text the module loaded.
+ * capabilityNames returns the names of the capabilities of a manifest's
+ * text (before the module has checked it: names that are not strings are
+ * left for its error).
  * @param {string} text
  * @returns {string[]}
  */
 function capabilityNames(text) {
   const m = JSON.parse(text);
-  return Array.isArray(m?.capabilities) ? m.capabilities.map((/** @type {{name: string}} */ c) => c.name) : [];
+  return Array.isArray(m?.capabilities)
+    ? m.capabilities.map((/** @type {any} */ c) => c?.name).filter((/** @type {unknown} */ n) => typeof n === "string")
+    : [];
 }
 
 /**
@@ -253,10 +268,10 @@ class Bridge {
    * that is this thread only because the worker could not start is
    * reported first (host_fallback, with why).
    * @param {MainHost | WorkerHost} host @param {PinholeOptions} o
-   * @param {HostFallbackCause} [fallback]
+   * @param {HostFallbackCause | undefined} fallback
+   * @param {string} text the manifest's text @param {string[]} declared its capabilities' names
    */
-  static async start(host, o, fallback) {
-    const text = manifestText(o.manifest); // once: the app may change its manifest object meanwhile
+  static async start(host, o, fallback, text, declared) {
     const link = new Link(host, {
       manifestText: text,
       key: o.key ?? randomKey(),
@@ -266,7 +281,7 @@ class Bridge {
     const loaded = await link.exclusive(() => link.open());
     const b = new Bridge(link, loaded, o);
     if (fallback) b.audit.emit({ source: "bridge", kind: "host_fallback", cause: fallback });
-    b.checkActions(capabilityNames(text));
+    b.checkActions(declared);
     await b.sync.start();
     await b.audit.drain();
     return b;
@@ -285,7 +300,7 @@ class Bridge {
     this.host = link.host.kind;
     /** The bounds of the loaded manifest. @type {Limits} */
     this.limits = loaded.limits;
-    /** The app's handlers, by capability name. @type {Record<string, Function>} */
+    /** The app's handlers, by capability name. @type {object} */
     this.actions = o.actions ?? {};
     this.audit = new Audit(o.onAudit, this.link);
     this.recovery = new Recovery(this.link, this.audit);
@@ -296,30 +311,23 @@ class Bridge {
     this.recovery.restoreFrom(this.sync);
     this.agent = new Agent({
       sync: this.sync, caller: this.recovery, audit: this.audit,
-      actions: o.actions, onActionError: o.onActionError, closed: () => this.disposed,
+      actions: this.actions, onActionError: o.onActionError, closed: () => this.disposed,
     });
   }
 
   /**
    * checkActions compares the handlers given with the manifest's
-   * capabilities. A declared capability whose entry in actions is there
-   * but not a function is a mistake: a TypeError. The rest is reported by
-   * one audit event: handlers under names the manifest does not declare
-   * (one app-wide actions object shared by several manifests has them),
-   * and capabilities without a handler (an agent's execute of one answers
-   * unknown_capability, and exposeWebMCP does not offer it). A handler
-   * named one edit away from a capability without one is a typo, most
-   * likely: that is also a console warning.
+   * capabilities (checkActionsOption has refused entries that are not
+   * functions), in one audit event: handlers under names the manifest does
+   * not declare (one app-wide actions object shared by several manifests
+   * has them), and capabilities without a handler (an agent's execute of
+   * one answers unknown_capability, and exposeWebMCP does not offer it). A
+   * handler named one edit away from a capability without one is a typo,
+   * most likely: that is also a console warning.
    * @param {string[]} declared
    */
   checkActions(declared) {
-    for (const n of declared) {
-      const v = /** @type {any} */ (this.actions)[n];
-      if (v !== undefined && v !== null && !handlerOf(this.actions, n) && v !== /** @type {any} */ (Object.prototype)[n]) {
-        throw new TypeError(`createPinhole: actions[${JSON.stringify(n)}] is not a function`);
-      }
-    }
-    const given = Object.keys(this.actions).filter((n) => typeof (/** @type {any} */ (this.actions)[n]) === "function");
+    const given = handlerNames(this.actions);
     const undeclared = given.filter((n) => !declared.includes(n));
     const unhandled = declared.filter((n) => !this.hasAction(n));
     if (undeclared.length === 0 && unhandled.length === 0) return;

@@ -14,7 +14,7 @@
 // The agent hand-offs (webmcp.js, extension.js) see only AgentSurface
 // (types.ts).
 import type {
-  Actions, AuditEvent, DescribeRequest, ExecuteRequest, ExecuteResult, Limits,
+  AuditEvent, DescribeRequest, ExecuteRequest, ExecuteResult, Limits,
   PinholeError, Reads, SnapshotEvent, StoreLike,
 } from "./types.js";
 
@@ -156,7 +156,8 @@ export interface AgentOptions {
   sync: SyncRoom;
   caller: ModuleCaller;
   audit: AuditRoom;
-  actions?: Actions;
+  /** The app's handlers (PinholeOptions.actions), or {}. */
+  actions: object;
   onActionError?: (error: unknown, capability: string) => void;
   /** True once the bridge is disposed. */
   closed: () => boolean;

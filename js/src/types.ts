@@ -184,7 +184,9 @@ export interface ExecuteResult {
   after?: After;
 }
 
-/** The app's handlers, one per capability name. */
+/** The app's handlers, one per capability name: own functions, or
+ * inherited ones (a class's methods, called with the actions object as
+ * this), or a Proxy's. */
 export type Actions = Record<string, (request: ResolvedRequest) => unknown>;
 
 /** Why a page's bridge runs the module in its own thread although it
@@ -235,8 +237,9 @@ export interface PinholeOptions<S = unknown> {
   manifest: object | string;
   /** The store to read (use an adapter for Pinia, MobX or React-style stores). */
   store: StoreLike<S>;
-  /** The app's handler per capability name. */
-  actions?: Actions;
+  /** The app's handler per capability name: a plain object of functions,
+   * or any object whose methods are the handlers (a class instance). */
+  actions?: Actions | object;
   /** Per-session key for aliases and placeholders (16 to 256 characters);
    * random when absent. */
   key?: string;
@@ -373,8 +376,9 @@ export interface WebMCPHandle {
   /** Tools not offered now, and why: the describe tool (tool "describe")
    * or a capability's (tool "capability") whose name WebMCP does not allow
    * (ASCII letters, digits, "_", "-" and ".", 1 to 128), a capability named
-   * like the describe tool, or a tool the modelContext refused (its error's
-   * message). A refusal by the modelContext is tried again at the next
+   * like the describe tool, a capability the app gave no handler, or a tool
+   * the modelContext refused (its error's message). A refusal by the
+   * modelContext or for want of a handler is tried again at the next
    * change of the context; one by the name rules when the capability's
    * definition changes. */
   refused(): { name: string; tool: "describe" | "capability"; reason: string }[];

@@ -153,9 +153,9 @@ test("the module's warnings about the slice reach onAudit when they change, with
   await p.flush();
   assert.equal(warned().length, 2);
   assert.match(warned()[1].join(" "), /records share their id/);
-  assert.ok(!JSON.stringify(warned()).includes("SO-1001"), "a warning carries no value");
+  for (const w of warned().flat()) assert.match(w, /^(\/orders\/items: |\d+ )/, "a warning is a manifest place or a count, then fixed text");
 
-  // More records without ids change only the counts: no new event.
+  // More records sharing an id change only the counts: no new event.
   store.setState((s) => ({ ...s, orders: { ...s.orders, items: [items[0], { ...items[1], number: items[0].number }, { ...items[2], number: items[0].number }] } }));
   await p.flush();
   assert.equal(warned().length, 2, "a count that changes is not a new warning");
@@ -164,6 +164,25 @@ test("the module's warnings about the slice reach onAudit when they change, with
   await p.flush();
   assert.deepEqual(warned().slice(2), [[]], "the warnings clear: one empty event");
   p.dispose();
+});
+
+test("what every object or function inherits is no handler: a capability named constructor, or name on a function, has none", async () => {
+  const manifest = structuredClone(MANIFEST);
+  manifest.capabilities.find((/** @type {any} */ c) => c.name === "order.open").name = "constructor";
+  manifest.capabilities.find((/** @type {any} */ c) => c.name === "orders.export").name = "name";
+  class Actions { "order.ship"() {} }
+  for (const actions of [new Actions(), Object.assign(function handlers() {}, { "order.ship"() {} })]) {
+    /** @type {any[]} */
+    const audit = [];
+    const p = await createPinhole({ wasm: WASM, manifest, store: plainStore(ordersState()), actions, onAudit: (e) => audit.push(e) });
+    const d = /** @type {any} */ (await p.describe({ limit: 1 }));
+    const r = /** @type {any} */ (await p.execute({ capability: "constructor", record: "SO-1001", snapshot: d.snapshot }));
+    assert.equal(r.error?.code, "unknown_capability", JSON.stringify(r));
+    const ev = audit.find((e) => e.kind === "actions");
+    assert.deepEqual([...ev.unhandled].sort(), ["constructor", "name", "order.charge", "order.refund"]);
+    assert.deepEqual(ev.undeclared, []);
+    p.dispose();
+  }
 });
 
 test("handlers may be a class's methods (called on the instance) or a Proxy's; other members of actions are the app's", async () => {

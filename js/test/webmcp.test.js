@@ -170,6 +170,14 @@ test("a describe tool WebMCP cannot take is listed as refused; one the page held
   assert.match(badName.refused()[0].reason, /^not a WebMCP tool name/);
   assert.ok(!(await names(mc)).includes("describe context"));
   badName.dispose();
+  const tooLong = p.exposeWebMCP({ describeToolName: "d".repeat(129) }); // 128 is WebMCP's most
+  await tooLong.ready;
+  assert.match(tooLong.refused()[0]?.reason ?? "", /^not a WebMCP tool name/);
+  tooLong.dispose();
+  const longest = p.exposeWebMCP({ describeToolName: "d".repeat(128) });
+  await longest.ready;
+  assert.ok(longest.tools().includes("d".repeat(128)));
+  longest.dispose();
 
   const pageTool = new AbortController();
   await mc.registerTool({ name: "describe_context", description: "The page's own", inputSchema: { type: "object" }, execute: async () => ({ content: [] }) },

@@ -19,8 +19,8 @@ const TYPES = {
   ".json": "application/json", ".wasm": "application/wasm",
 };
 
-/** The import map a page puts in a <script type="importmap">. */
-export const IMPORT_MAP = {
+/** The import map appPage puts in its <script type="importmap">. */
+const IMPORT_MAP = {
   imports: {
     "@pinholectx/pinhole": `${PKG}/src/index.js`,
     "@pinholectx/pinhole/zustand": `${PKG}/src/adapters/zustand.js`,

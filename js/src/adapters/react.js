@@ -13,6 +13,7 @@
 // after its component unmounted is disposed at once.
 import { createContext, createElement, useContext, useEffect, useRef, useState } from "react";
 import { createPinhole } from "../index.js";
+import { handlerNames, handlerOf } from "../execute.js";
 
 /** @typedef {import('../types.js').PinholeOptions} PinholeOptions */
 /** @typedef {import('../types.js').PinholeState} PinholeState */
@@ -104,11 +105,12 @@ function forwarding(latest) {
   if (first.actions) {
     /** @type {import('../types.js').Actions} */
     const actions = {};
-    for (const name of Object.keys(first.actions)) {
+    for (const name of handlerNames(first.actions)) {
       actions[name] = (req) => {
-        const handler = latest.current.actions?.[name];
-        if (typeof handler !== "function") throw new Error(`no handler for ${name} in the latest render`);
-        return handler(req);
+        const current = latest.current.actions;
+        const handler = handlerOf(current, name);
+        if (!handler) throw new Error(`no handler for ${name} in the latest render`);
+        return handler.call(current, req);
       };
     }
     o.actions = actions;

@@ -5,7 +5,7 @@ import type { DescribeResponse, ExecuteResult, StoreLike } from "@pinholectx/pin
 import { fromRedux } from "@pinholectx/pinhole/redux";
 import { fromZustand } from "@pinholectx/pinhole/zustand";
 import { fromExternalStore, usePinhole, PinholeProvider, useProvidedPinhole } from "@pinholectx/pinhole/react";
-import type { HostFallbackCause, PinholeState } from "@pinholectx/pinhole";
+import type { HostFallbackCause, PinholeState, ResolvedRequest } from "@pinholectx/pinhole";
 import { fromPinia } from "@pinholectx/pinhole/pinia";
 import { fromMobx } from "@pinholectx/pinhole/mobx";
 import { connectFromContentScript } from "@pinholectx/pinhole/extension";
@@ -13,7 +13,17 @@ import { connectFromContentScript } from "@pinholectx/pinhole/extension";
 interface AppState { orders: { items: { number: string; status: string }[] } }
 declare const redux: { getState(): AppState; subscribe(l: () => void): () => void };
 
+/** Handlers as a class's methods: accepted as actions. */
+class OrderActions {
+  constructor(readonly log: string[]) {}
+  "order.ship"(req: ResolvedRequest): void {
+    this.log.push(String(req.record));
+  }
+}
+
 async function main(): Promise<void> {
+  const byClass = await createPinhole({ manifest: { pinhole: 1 }, store: fromRedux(redux), actions: new OrderActions([]) });
+  byClass.dispose();
   const store: StoreLike<AppState> = fromRedux(redux);
   const pinhole = await createPinhole({
     wasm: "build/pinhole.wasm",
@@ -21,6 +31,8 @@ async function main(): Promise<void> {
     store,
     actions: { "order.ship": async (req) => { void req.record; } },
     onAudit: (e) => {
+      if (e.source === "bridge" && e.kind === "actions") void [e.undeclared, e.unhandled];
+      if (e.source === "bridge" && e.kind === "snapshot_warnings") void e.warnings;
       if (e.source === "bridge" && e.kind === "boundary") void e.path;
       if (e.source === "bridge" && e.kind === "host_fallback") {
         const why: HostFallbackCause = e.cause;
