@@ -57,8 +57,12 @@ type Snapshot struct {
 	// them whose id another item shares (every such item is skipped).
 	Skipped, Duplicates int
 	// Cut counts the declared values of the view (fields of active
-	// collections' items, state keys) that are cut markers (see prune.Cut).
+	// collections' items, state keys) that are cut markers (see
+	// prune.Cut); a whole collection cut is in CutRegions instead.
 	Cut int
+	// CutRegions marks, per region, an active collection of it that is a
+	// cut marker as a whole: its records could not be listed.
+	CutRegions []bool
 	// Warnings name declared paths whose value has the wrong shape.
 	Warnings []string
 
@@ -103,6 +107,10 @@ func Build(plan *manifest.Plan, root *jsonval.Value, prev *Snapshot) *Snapshot {
 			// read). The marker's reason is not repeated: a store value of
 			// that shape is read as a marker too.
 			s.Warnings = append(s.Warnings, col.From.String()+": cut; the collection is treated as empty")
+			if s.CutRegions == nil {
+				s.CutRegions = make([]bool, len(plan.Regions))
+			}
+			s.CutRegions[col.Region] = true
 			continue
 		}
 		if arr.Kind != jsonval.Array {

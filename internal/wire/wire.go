@@ -76,6 +76,10 @@ type Region struct {
 	ID          string `json:"id"`
 	Parent      string `json:"parent,omitempty"`
 	Description string `json:"description,omitempty"`
+	// Cut is true when a collection of the region was left out whole (a
+	// cut marker in its place: an array too long to read): its records
+	// are not listed, and the region is not empty for that.
+	Cut bool `json:"cut,omitempty"`
 }
 
 // Record is one record of the window, with its projected fields.

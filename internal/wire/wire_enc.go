@@ -230,6 +230,10 @@ func (v Region) EncodeJSON(w *jw.Writer) {
 		w.RawString(`,"description":`)
 		w.String(v.Description)
 	}
+	if v.Cut {
+		w.RawString(`,"cut":`)
+		w.Bool(v.Cut)
+	}
 	w.RawByte('}')
 }
 

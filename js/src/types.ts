@@ -111,7 +111,8 @@ export interface DescribeResponse {
   context: {
     /** `truncated` maps "route", "title" or "params/NAME" to the original length in characters. */
     page?: { route?: string; title?: string; params?: Record<string, JSONValue>; truncated?: Record<string, number> };
-    regions: { id: string; parent?: string; description?: string }[];
+    /** cut: a collection of the region was left out whole (too long to read): its records are not listed. */
+    regions: { id: string; parent?: string; description?: string; cut?: true }[];
     records: ContextRecord[];
     recordIds: string[];
     recordIdsTotal: number;

@@ -109,6 +109,7 @@ test("a collection held in a sparse array of huge length is cut: the page is not
   const d = /** @type {any} */ (await p.describe());
   assert.ok(performance.now() - start < 5000, "the bridge read the array's places");
   assert.equal(d.context.recordsTotal, 0);
+  assert.deepEqual(d.context.regions, [{ id: "list", description: "A list", cut: true }], "the agent is told the list is cut, not empty");
   assert.ok(audit.some((e) => e.kind === "boundary" && e.rule === "size" && e.path === "/items"));
   assert.deepEqual(audit.filter((e) => e.kind === "snapshot_warnings").map((e) => e.warnings), [["/items: cut; the collection is treated as empty"]]);
   assert.ok(!JSON.stringify([d, audit]).includes("SECRET-ID"));
