@@ -991,7 +991,9 @@ var (
 	businessNames = []string{"pagetoken", "nexttoken", "continuationtoken", "paginationtoken", "synctoken",
 		"idempotencykey", "sortkey", "cachekey", "primarykey", "foreignkey", "partitionkey", "rowkey",
 		"publickey", "publishablekey", "hotkey", "tokencount", "author", "sessiondate", "sessionname",
-		"sessiontitle", "secretary"}
+		"sessiontitle", "secretary",
+		// names ending in "pass" that are not a password's: tickets and things
+		"compass", "boardingpass", "seasonpass", "daypass", "weekpass", "skypass", "buspass", "railpass"}
 )
 
 // classifyName returns what kind of secret the name says its value is. The
@@ -1075,7 +1077,7 @@ func assignmentAt(s string, i int) bool {
 		return false
 	}
 	kind := classifyName(s[j:end])
-	if kind == nameNone {
+	if kind == nameNone || kind == namePassword && ticketPass(s, j, end) {
 		return false
 	}
 	// The value: past "=", ">", blanks and quotes, then up to a delimiter.
@@ -1109,6 +1111,19 @@ func assignmentAt(s string, i int) bool {
 	// A value in a path ends at the next "/".
 	slash := strings.IndexByte(val, '/')
 	return slash > 0 && looksRandom(unescapeURL(val[:slash]))
+}
+
+// ticketPass reports whether the name s[j:end] is "pass" after a word that
+// makes it a ticket ("Season pass:", "Boarding pass:"), not a password.
+func ticketPass(s string, j, end int) bool {
+	if !strings.EqualFold(s[j:end], "pass") || j < 2 || s[j-1] != ' ' {
+		return false
+	}
+	w := j - 1
+	for w > 0 && isAlnum(s[w-1]) && j-1-w < 16 {
+		w--
+	}
+	return containsFold(businessNames, strings.ToLower(s[w:j-1])+"pass")
 }
 
 // reference reports whether v, a value after a secret name, names a

@@ -327,6 +327,10 @@ func TestIsCredentialCases(t *testing.T) {
 		{"--password {{secret}}", false},
 		{"-Password $cred", false},
 		{"AUTH_PASS=whiteduke", true}, // a name ending in "pass" is a password's, "auth" in it or not
+		{"Season pass: VIP2026", false},
+		{"Boarding pass: 12A-Window", false},
+		{"COMPASS=Northwest", false},
+		{"SMTP_PASS=Northwest9", true},
 		// Review of the above: business words, punctuation, prose about machines, escaped quotes, phpass.
 		{"Your password is 'temporary' until you change it", false},
 		{`Error: the password is "invalid" (code 401)`, false},
