@@ -991,9 +991,11 @@ var (
 	businessNames = []string{"pagetoken", "nexttoken", "continuationtoken", "paginationtoken", "synctoken",
 		"idempotencykey", "sortkey", "cachekey", "primarykey", "foreignkey", "partitionkey", "rowkey",
 		"publickey", "publishablekey", "hotkey", "tokencount", "author", "sessiondate", "sessionname",
-		"sessiontitle", "secretary",
-		// names ending in "pass" that are not a password's: tickets and things
-		"compass", "boardingpass", "seasonpass", "daypass", "weekpass", "skypass", "buspass", "railpass"}
+		"sessiontitle", "secretary"}
+	// ticketNames are names ending in "pass" that are not a password's:
+	// tickets and things, matched as the whole name (BUS_PASSWORD and
+	// MONGO_COMPASS_PASSWORD stay passwords).
+	ticketNames = []string{"compass", "boardingpass", "seasonpass", "daypass", "weekpass", "skypass", "buspass", "railpass"}
 )
 
 // classifyName returns what kind of secret the name says its value is. The
@@ -1039,7 +1041,7 @@ func classifyName(name string) int {
 			kind = nameSecret
 		}
 	}
-	if kind == nameNone {
+	if kind == nameNone || kind == namePassword && containsFold(ticketNames, n) {
 		return nameNone
 	}
 	for _, w := range businessNames {
@@ -1123,7 +1125,7 @@ func ticketPass(s string, j, end int) bool {
 	for w > 0 && isAlnum(s[w-1]) && j-1-w < 16 {
 		w--
 	}
-	return containsFold(businessNames, strings.ToLower(s[w:j-1])+"pass")
+	return containsFold(ticketNames, strings.ToLower(s[w:j-1])+"pass")
 }
 
 // reference reports whether v, a value after a secret name, names a
@@ -1273,9 +1275,10 @@ var businessWords = []string{"reset", "required", "changed", "expired", "invalid
 	"incorrect", "accepted", "rejected", "unchanged", "inactive"}
 
 // businessValues are status words that are business text only as the whole
-// value: as prefixes they would pass passwords ("newyork", "correcthorse",
-// "validation").
-var businessValues = []string{"new", "same", "valid", "active", "wrong", "correct"}
+// value: as prefixes they would pass passwords ("activate2026",
+// "correcthorse").
+// (Words under six characters never reach it: such a value is too short.)
+var businessValues = []string{"active", "correct"}
 
 // passwordValue: after "=", any value of six or more characters except a
 // status word or a slug of lower-case words; after ":" (a header, YAML or

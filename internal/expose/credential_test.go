@@ -331,6 +331,10 @@ func TestIsCredentialCases(t *testing.T) {
 		{"Boarding pass: 12A-Window", false},
 		{"COMPASS=Northwest", false},
 		{"SMTP_PASS=Northwest9", true},
+		{"SERVICE_BUS_PASSWORD=Xk9fQ2mZp7Lw", true},
+		{"MONGO_COMPASS_PASSWORD=Xk9fQ2mZp7Lw", true},
+		{"GUARDRAIL_PASSWORD=Xk9fQ2mZp7Lw", true},
+		{"MONDAY_PASS=Xk9fQ2mZp7Lw", true},
 		// Review of the above: business words, punctuation, prose about machines, escaped quotes, phpass.
 		{"Your password is 'temporary' until you change it", false},
 		{`Error: the password is "invalid" (code 401)`, false},
