@@ -1,7 +1,7 @@
 // Incremental sync: the JSON Patch (RFC 6902) that turns one declared slice
 // into the next. Slices share unchanged subtrees by reference (see
 // reads.js), so the walk skips them with one comparison each.
-import { escapeToken } from "./reads.js";
+import { CUT_KEY, escapeToken } from "./reads.js";
 
 /**
  * @typedef {{op: "add" | "remove" | "replace", path: string, value?: any}} PatchOp
@@ -33,6 +33,9 @@ export function diff(a, b, maxOps) {
   return ops;
 }
 
+/** isCut reports whether v is a cut marker (reads.js cut). @param {any} v */
+const isCut = (v) => Object.hasOwn(v, CUT_KEY) && Object.keys(v).length === 1;
+
 /**
  * @param {any} a @param {any} b @param {string} path
  * @param {(op: PatchOp) => void} push
@@ -50,7 +53,9 @@ function walk(a, b, path, push) {
       for (let i = a.length - 1; i >= common; i--) push({ op: "remove", path: path + "/" + i });
       return;
     }
-    if (!aa && !Array.isArray(b)) {
+    // A cut marker is replaced whole, never patched member by member: the
+    // module reads "$cut" as a marker only at the marker's own place.
+    if (!aa && !Array.isArray(b) && !isCut(a) && !isCut(b)) {
       for (const k in a) {
         if (!Object.hasOwn(b, k)) push({ op: "remove", path: path + "/" + escapeToken(k) });
       }

@@ -24,7 +24,7 @@ export const MAX_DEPTH = 64;
  * could not all be read without holding the page, nor sent as anything a
  * context can show.
  */
-export const MAX_ARRAY_LENGTH = 1 << 24;
+export const MAX_ARRAY_LENGTH = 1 << 20;
 
 /** The member of the marker that stands for a declared value left out. */
 export const CUT_KEY = "$cut";

@@ -116,6 +116,25 @@ test("a collection held in a sparse array of huge length is cut: the page is not
   p.dispose();
 });
 
+test("a collection that turns from an object or an array into a cut one, and back, is synced: the region's cut follows", async () => {
+  /** @type {any[]} */
+  const sparse = [];
+  sparse[3e9] = { id: "far", name: "far away" };
+  const manifest = { pinhole: 1, regions: [{ id: "list" }],
+    collections: [{ region: "list", from: "/items", id: "/id", fields: { name: { from: "/name" } } }] };
+  const store = plainStore({ items: { not: "an array" } });
+  const p = await createPinhole({ wasm: WASM, manifest, store });
+  const cutNow = async () => /** @type {any} */ (await p.describe()).context.regions[0].cut === true;
+  assert.equal(await cutNow(), false);
+  for (const [items, cut] of [[sparse, true], [{ again: "an object" }, false], [sparse, true], [[{ id: "a", name: "A" }], false]]) {
+    store.setState((s) => ({ ...s, items }));
+    await p.flush();
+    assert.equal(await cutNow(), cut, JSON.stringify(cut));
+  }
+  assert.equal(/** @type {any} */ (await p.describe()).context.recordsTotal, 1);
+  p.dispose();
+});
+
 test("a Proxy whose traps throw is left out, not fatal", async () => {
   const hostile = new Proxy({}, { ownKeys() { throw new Error("PROXY-SECRET"); }, getPrototypeOf() { return Object.prototype; } });
   const { p, sent, audit } = await bridgeFor({ a: 1, hostile });
