@@ -244,10 +244,10 @@ func changedRecord(fr, tr *Rec, from, to *Snapshot, k *expose.Keyer) (wire.Recor
 	var out wire.Record
 	for i := range col.Fields {
 		f := &col.Fields[i]
-		nv := f.From.Resolve(to.Item(tr))
+		nv := prune.Lookup(to.Item(tr), f.From)
 		var ov *jsonval.Value
 		if !moved {
-			ov = f.From.Resolve(from.Item(fr))
+			ov = prune.Lookup(from.Item(fr), f.From)
 			if jsonval.Equal(ov, nv) || !changeShows(f, ov, nv, max) {
 				continue
 			}
@@ -359,7 +359,7 @@ func RecordChanged(fr, tr *Rec, from, to *Snapshot) bool {
 	max := to.limits().MaxFieldChars
 	for i := range col.Fields {
 		f := &col.Fields[i]
-		ov, nv := f.From.Resolve(from.Item(fr)), f.From.Resolve(to.Item(tr))
+		ov, nv := prune.Lookup(from.Item(fr), f.From), prune.Lookup(to.Item(tr), f.From)
 		if !jsonval.Equal(ov, nv) && changeShows(f, ov, nv, max) {
 			return true
 		}

@@ -74,7 +74,7 @@ func (s *Snapshot) getBase() *base {
 	}
 	b.page = s.page()
 	for _, k := range p.State {
-		v := k.From.Resolve(s.Root)
+		v := prune.Lookup(s.Root, k.From)
 		if v == nil {
 			continue
 		}
@@ -238,7 +238,7 @@ func (s *Snapshot) record(r *Rec, k *expose.Keyer) wire.Record {
 	out := wire.Record{ID: r.ID, Region: s.Plan.Regions[col.Region].ID, Fields: make(wire.Members, 0, len(col.Fields))}
 	for i := range col.Fields {
 		f := &col.Fields[i]
-		field(&out, f, f.From.Resolve(s.Item(r)), s.limits().MaxFieldChars, k)
+		field(&out, f, prune.Lookup(s.Item(r), f.From), s.limits().MaxFieldChars, k)
 	}
 	return out
 }

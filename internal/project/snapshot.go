@@ -98,7 +98,7 @@ func Build(plan *manifest.Plan, root *jsonval.Value, prev *Snapshot) *Snapshot {
 		if !s.Active[col.Region] {
 			continue
 		}
-		arr := col.From.Resolve(root)
+		arr := prune.Lookup(root, col.From)
 		if arr == nil || arr.Kind == jsonval.Null {
 			continue
 		}
@@ -143,7 +143,7 @@ func Build(plan *manifest.Plan, root *jsonval.Value, prev *Snapshot) *Snapshot {
 					id = v
 				}
 				for f := range col.Fields {
-					if prune.IsCut(col.Fields[f].From.Resolve(item)) {
+					if prune.IsCut(prune.Lookup(item, col.Fields[f].From)) {
 						cut++
 					}
 				}
@@ -175,7 +175,7 @@ func Build(plan *manifest.Plan, root *jsonval.Value, prev *Snapshot) *Snapshot {
 		s.index()
 	}
 	for _, k := range plan.State {
-		if prune.IsCut(k.From.Resolve(root)) {
+		if prune.IsCut(prune.Lookup(root, k.From)) {
 			s.Cut++
 		}
 	}
@@ -186,7 +186,7 @@ func Build(plan *manifest.Plan, root *jsonval.Value, prev *Snapshot) *Snapshot {
 		s.Warnings = append(s.Warnings, strconv.Itoa(s.Duplicates)+" records share their id with another record; none of them is referenceable")
 	}
 	if s.Cut > 0 {
-		s.Warnings = append(s.Warnings, strconv.Itoa(s.Cut)+" declared values could not be kept (nested too deep or cyclic) and are shown as cut")
+		s.Warnings = append(s.Warnings, strconv.Itoa(s.Cut)+" declared values could not be kept (nested too deep, cyclic or too long) and are shown as cut")
 	}
 	return s
 }

@@ -51,6 +51,21 @@ func IsCut(v *jsonval.Value) bool {
 	return v != nil && v.Kind == jsonval.Object && len(v.Keys) == 1 && v.Keys[0] == CutKey && v.Vals[0].Kind == jsonval.String
 }
 
+// Lookup resolves p in root as jsonval.Pointer.Resolve does, except that a
+// cut marker met on the way is returned: a declared value inside a value
+// the bridge cut (an array too long to read, indexed by a declared path)
+// is cut too, not absent.
+func Lookup(root *jsonval.Value, p jsonval.Pointer) *jsonval.Value {
+	v := root
+	for _, tok := range p {
+		if v == nil || IsCut(v) {
+			return v
+		}
+		v = jsonval.Pointer{tok}.Resolve(v)
+	}
+	return v
+}
+
 // Tree is a set of declared paths as a trie. A node with all set keeps its
 // whole subtree; a node with each keeps, from an array, every item pruned
 // by each. Children live in their parent's sorted slice rather than in a
@@ -266,10 +281,12 @@ func (t *Tree) Value(v *jsonval.Value) *jsonval.Value {
 		}
 		return v
 	}
+	if IsCut(v) && (t.each != nil || len(t.kids) > 0) {
+		// The bridge cut what holds declared values (an array too long to
+		// read): kept, so that the values inside show as cut (Lookup).
+		return v
+	}
 	if t.each != nil && v.Kind != jsonval.Array && v.Kind != jsonval.Null {
-		if IsCut(v) {
-			return v // the bridge cut the collection (an array too long to read): the snapshot says so
-		}
 		// A collection that is not an array: an empty object in its place,
 		// not the data, so the snapshot can warn about it.
 		return jsonval.NewObject()

@@ -113,6 +113,33 @@ func TestIsCut(t *testing.T) {
 	}
 }
 
+// A marker where declared values lie inside (a state key read by index, a
+// collection) is kept, and Lookup finds it on the way to those values.
+func TestCutMarkerHoldsDeclaredValues(t *testing.T) {
+	var tr prune.Tree
+	tr.AddAll(jsonval.Pointer{"list", "0"})
+	tr.AddEach(jsonval.Pointer{"items"}, []jsonval.Pointer{{"id"}})
+	state, err := jsonval.Parse([]byte(`{"list":{"$cut":"size"},"items":{"$cut":"size"},"other":1}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := tr.State(state)
+	if got := string(jsonval.Marshal(out)); got != `{"list":{"$cut":"size"},"items":{"$cut":"size"}}` {
+		t.Fatalf("pruned to %s", got)
+	}
+	for _, p := range []jsonval.Pointer{{"list", "0"}, {"list"}, {"items"}} {
+		if !prune.IsCut(prune.Lookup(out, p)) {
+			t.Errorf("Lookup(%s) is not the marker", p)
+		}
+	}
+	if v := prune.Lookup(state, jsonval.Pointer{"other"}); v == nil || string(jsonval.Marshal(v)) != "1" {
+		t.Errorf("Lookup(/other) = %s", jsonval.Marshal(v))
+	}
+	if prune.Lookup(state, jsonval.Pointer{"missing", "x"}) != nil {
+		t.Error("Lookup of a missing path is not nil")
+	}
+}
+
 // FuzzState: pruning keeps nothing that was not in the state, and pruning
 // what it kept again changes nothing.
 func FuzzState(f *testing.F) {

@@ -89,7 +89,7 @@ type Record struct {
 	Fields      Members  `json:"fields"`
 	Truncated   Counts   `json:"truncated,omitempty"`
 	Redacted    []string `json:"redacted,omitempty"`
-	Cut         []string `json:"cut,omitempty"` // fields left out: nested too deep or cyclic; shown as null
+	Cut         []string `json:"cut,omitempty"` // fields left out: nested too deep, cyclic or too long; shown as null
 	UserContent []string `json:"userContent,omitempty"`
 }
 

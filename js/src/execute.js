@@ -294,7 +294,8 @@ export class Agent {
 /**
  * handlerNames lists the names under which actions holds handlers: its
  * own functions and its class's methods (not a Proxy's, which answers
- * names it is asked for only).
+ * names it is asked for only). It reads property descriptors, so that no
+ * getter of the app's runs.
  * @param {unknown} actions
  * @returns {string[]}
  */
@@ -302,7 +303,10 @@ export function handlerNames(actions) {
   /** @type {Set<string>} */
   const names = new Set();
   for (let o = /** @type {any} */ (actions); o && o !== Object.prototype && o !== Function.prototype; o = Object.getPrototypeOf(o)) {
-    for (const n of Object.getOwnPropertyNames(o)) if (handlerOf(actions, n)) names.add(n);
+    for (const n of Object.getOwnPropertyNames(o)) {
+      const d = Object.getOwnPropertyDescriptor(o, n);
+      if (d && typeof d.value === "function" && handlerOf(actions, n)) names.add(n);
+    }
   }
   return [...names];
 }
@@ -323,4 +327,32 @@ export function handlerOf(actions, capability) {
   if (typeof h !== "function" || h === /** @type {any} */ (Object.prototype)[capability] ||
     h === /** @type {any} */ (Function.prototype)[capability]) return undefined;
   return capability === "constructor" && !Object.hasOwn(/** @type {object} */ (actions), capability) ? undefined : h;
+}
+
+/**
+ * manifestText is the manifest as the module reads it: JSON text, without
+ * the byte order mark an editor may have put before it.
+ * @param {unknown} manifest
+ */
+export function manifestText(manifest) {
+  return typeof manifest === "string" ? manifest.replace(/^\uFEFF/, "") : JSON.stringify(manifest);
+}
+
+/**
+ * capabilityNames returns the names of a manifest's capabilities, from the
+ * manifest or its text; none when it is not JSON (the module's load says
+ * why), and names that are not strings are left for its error.
+ * @param {unknown} manifest
+ * @returns {string[]}
+ */
+export function capabilityNames(manifest) {
+  let m;
+  try {
+    m = JSON.parse(/** @type {string} */ (manifestText(manifest)));
+  } catch {
+    return [];
+  }
+  return Array.isArray(m?.capabilities)
+    ? m.capabilities.map((/** @type {any} */ c) => c?.name).filter((/** @type {unknown} */ n) => typeof n === "string")
+    : [];
 }

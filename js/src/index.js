@@ -14,7 +14,7 @@ import { Link } from "./link.js";
 import { Audit } from "./audit.js";
 import { Recovery } from "./recovery.js";
 import { Sync } from "./sync.js";
-import { Agent, handlerNames, handlerOf } from "./execute.js";
+import { Agent, capabilityNames, handlerOf, manifestText } from "./execute.js";
 import { exposeWebMCP } from "./webmcp.js";
 import { exposeToExtension } from "./extension.js";
 import { errorOf, PinholeSetupError } from "./errors.js";
@@ -150,15 +150,6 @@ function checkManifestOption(manifest) {
 }
 
 /**
- * manifestText is the manifest as the module reads it: JSON text, without
- * the byte order mark an editor may have put before it.
- * @param {unknown} manifest
- */
-function manifestText(manifest) {
-  return typeof manifest === "string" ? manifest.replace(/^\uFEFF/, "") : JSON.stringify(manifest);
-}
-
-/**
  * checkActionsOption checks, before anything starts, that actions, when
  * given, is an object whose own entries under the manifest's capability
  * names are functions: its handlers may also be inherited (a class's
@@ -177,20 +168,6 @@ function checkActionsOption(actions, declared) {
       throw new TypeError(`createPinhole: actions[${JSON.stringify(n)}] is not a function`);
     }
   }
-}
-
-/**
- * capabilityNames returns the names of the capabilities of a manifest's
- * text (before the module has checked it: names that are not strings are
- * left for its error).
- * @param {string} text
- * @returns {string[]}
- */
-function capabilityNames(text) {
-  const m = JSON.parse(text);
-  return Array.isArray(m?.capabilities)
-    ? m.capabilities.map((/** @type {any} */ c) => c?.name).filter((/** @type {unknown} */ n) => typeof n === "string")
-    : [];
 }
 
 /**
@@ -327,7 +304,8 @@ class Bridge {
    * @param {string[]} declared
    */
   checkActions(declared) {
-    const given = handlerNames(this.actions);
+    // Own entries only: a class's other methods are the app's helpers, not handlers.
+    const given = Object.keys(this.actions).filter((n) => typeof Object.getOwnPropertyDescriptor(this.actions, n)?.value === "function");
     const undeclared = given.filter((n) => !declared.includes(n));
     const unhandled = declared.filter((n) => !this.hasAction(n));
     if (undeclared.length === 0 && unhandled.length === 0) return;

@@ -135,6 +135,19 @@ test("a collection that turns from an object or an array into a cut one, and bac
   p.dispose();
 });
 
+test("a state key read by index from an array too long to read is shown as cut, not left out", async () => {
+  /** @type {any[]} */
+  const sparse = ["first"];
+  sparse[3e9] = "far";
+  const manifest = { pinhole: 1, regions: [{ id: "main" }], state: { first: "/list/0", other: "/other" } };
+  const p = await createPinhole({ wasm: WASM, manifest, store: plainStore({ list: sparse, other: 1 }) });
+  const d = /** @type {any} */ (await p.describe());
+  assert.deepEqual(d.context.state, { first: null, other: 1 });
+  assert.deepEqual(d.context.stateCut, ["first"]);
+  assert.equal(d.context.cutTotal, 1);
+  p.dispose();
+});
+
 test("a Proxy whose traps throw is left out, not fatal", async () => {
   const hostile = new Proxy({}, { ownKeys() { throw new Error("PROXY-SECRET"); }, getPrototypeOf() { return Object.prototype; } });
   const { p, sent, audit } = await bridgeFor({ a: 1, hostile });

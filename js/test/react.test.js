@@ -140,6 +140,33 @@ test("PinholeProvider shares one bridge, and handlers come from the latest rende
   assert.equal(store.active, 0);
 });
 
+test("handlers as a class's methods (with a throwing getter) or behind a Proxy reach the bridge through the hooks", async () => {
+  class Actions {
+    constructor() { this.calls = /** @type {string[]} */ ([]); }
+    get broken() { throw new Error("a getter of the app's"); }
+    "order.open"(/** @type {any} */ r) { this.calls.push(`class:${r.record}`); }
+  }
+  /** @type {string[]} */
+  const viaProxy = [];
+  const proxy = new Proxy({}, { get: (_, n) => (n === "order.open" ? (/** @type {any} */ r) => void viaProxy.push(`proxy:${r.record}`) : undefined) });
+  for (const [actions, calls] of /** @type {[any, () => string[]][]} */ ([[new Actions(), function () { return this.calls; }], [proxy, () => viaProxy]])) {
+    /** @type {any} */
+    let state = null;
+    function App() {
+      state = usePinhole({ wasm: WASM, manifest: MANIFEST, store: plainStore(ordersState()), actions });
+      return null;
+    }
+    const root = await mount(h(App));
+    await waitFor(() => state?.pinhole !== null || state?.error !== null, "the bridge");
+    assert.equal(state.error, null, String(state.error));
+    const d = /** @type {any} */ (await state.pinhole.describe());
+    const res = /** @type {any} */ (await state.pinhole.execute({ capability: "order.open", record: "SO-1001", input: {}, snapshot: d.snapshot }));
+    assert.equal(res.ok, true, JSON.stringify(res));
+    assert.deepEqual(calls.call(actions), [`${actions === proxy ? "proxy" : "class"}:SO-1001`]);
+    await act(() => root.unmount());
+  }
+});
+
 test("useProvidedPinhole outside a provider throws; a rejected manifest is the error state", async () => {
   const errors = [];
   function Orphan() {

@@ -13,7 +13,7 @@
 // after its component unmounted is disposed at once.
 import { createContext, createElement, useContext, useEffect, useRef, useState } from "react";
 import { createPinhole } from "../index.js";
-import { handlerNames, handlerOf } from "../execute.js";
+import { capabilityNames, handlerNames, handlerOf } from "../execute.js";
 
 /** @typedef {import('../types.js').PinholeOptions} PinholeOptions */
 /** @typedef {import('../types.js').PinholeState} PinholeState */
@@ -105,7 +105,10 @@ function forwarding(latest) {
   if (first.actions) {
     /** @type {import('../types.js').Actions} */
     const actions = {};
-    for (const name of handlerNames(first.actions)) {
+    // A class's methods, and the manifest's capabilities a Proxy answers.
+    const names = new Set(handlerNames(first.actions));
+    for (const n of capabilityNames(first.manifest)) if (handlerOf(first.actions, n)) names.add(n);
+    for (const name of names) {
       actions[name] = (req) => {
         const current = latest.current.actions;
         const handler = handlerOf(current, name);
