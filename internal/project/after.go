@@ -122,7 +122,9 @@ func After(from, to *Snapshot, k *expose.Keyer, fromID, toID string, st *Stats) 
 		why[0] = !samePlace(from.getBase().page, to.getBase().page)
 	}
 	for i := range from.Active {
-		why[1] = why[1] || from.Active[i] != to.Active[i]
+		// A region whose collection became cut, or readable again, changed
+		// as much as one that appeared: its records went or came whole.
+		why[1] = why[1] || from.Active[i] != to.Active[i] || from.regionCut(i) != to.regionCut(i)
 	}
 	for _, ptr := range p.RedescribeOn {
 		why[2] = why[2] || changedAt(ptr, from, to)

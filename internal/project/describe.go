@@ -45,7 +45,7 @@ func (s *Snapshot) getBase() *base {
 		if !s.Active[i] {
 			continue
 		}
-		wr := wire.Region{ID: r.ID, Description: r.Description, Cut: s.CutRegions != nil && s.CutRegions[i]}
+		wr := wire.Region{ID: r.ID, Description: r.Description, Cut: s.regionCut(i)}
 		if r.Parent >= 0 {
 			wr.Parent = p.Regions[r.Parent].ID
 		}

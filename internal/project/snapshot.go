@@ -76,6 +76,9 @@ type Snapshot struct {
 	itemCuts [][]int32
 }
 
+// regionCut reports whether region i's collection is cut whole.
+func (s *Snapshot) regionCut(i int) bool { return s.CutRegions != nil && s.CutRegions[i] }
+
 // Build computes the snapshot of a declared state (see Plan.Prune). prev,
 // when not nil, is an earlier snapshot of the same plan: items it shares with
 // root (a patched state shares every node it did not touch) reuse its id

@@ -135,6 +135,24 @@ test("a collection that turns from an object or an array into a cut one, and bac
   p.dispose();
 });
 
+test("an action that leaves a collection cut answers an after that asks to describe again (modal), not 'every record removed' alone", async () => {
+  /** @type {any[]} */
+  const sparse = [];
+  sparse[3e9] = { id: "far", name: "far away" };
+  const manifest = { pinhole: 1, regions: [{ id: "list" }],
+    collections: [{ region: "list", from: "/items", id: "/id", fields: { name: { from: "/name" } } }],
+    capabilities: [{ name: "list.reload", description: "Reload the list", scope: "page", region: "list" }] };
+  const store = plainStore({ items: [{ id: "a", name: "A" }, { id: "b", name: "B" }] });
+  const p = await createPinhole({ wasm: WASM, manifest, store, actions: { "list.reload": () => store.setState((s) => ({ ...s, items: sparse })) } });
+  const d = /** @type {any} */ (await p.describe());
+  const r = /** @type {any} */ (await p.execute({ capability: "list.reload", snapshot: d.snapshot }));
+  assert.equal(r.ok, true, JSON.stringify(r));
+  assert.equal(r.after.redescribe.required, true);
+  assert.ok(r.after.redescribe.reasons.includes("modal"), JSON.stringify(r.after.redescribe));
+  assert.equal(/** @type {any} */ (await p.describe()).context.regions[0].cut, true);
+  p.dispose();
+});
+
 test("a state key read by index from an array too long to read is shown as cut, not left out", async () => {
   /** @type {any[]} */
   const sparse = ["first"];
