@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"github.com/pinholectx/pinhole/internal/jsonval"
+	"github.com/pinholectx/pinhole/internal/prune"
 )
 
 // Op is a condition operator.
@@ -71,13 +72,15 @@ func (c *Cond) Eval(root, item *jsonval.Value) bool {
 	case OpNot:
 		return !c.Sub[0].Eval(root, item)
 	}
+	// A value inside a cut one is cut too (prune.Lookup): present, and
+	// equal to nothing, as the cut value itself.
 	var v *jsonval.Value
 	if c.Field {
 		if item != nil {
-			v = c.Ptr.Resolve(item)
+			v = prune.Lookup(item, c.Ptr)
 		}
 	} else {
-		v = c.Ptr.Resolve(root)
+		v = prune.Lookup(root, c.Ptr)
 	}
 	switch c.Op {
 	case OpExists:

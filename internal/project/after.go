@@ -1,6 +1,7 @@
 package project
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/pinholectx/pinhole/internal/expose"
@@ -194,7 +195,7 @@ func setReasons(r *wire.Redescribe, why [6]bool) {
 // changedAt reports whether the value at an absolute declared path differs
 // between the snapshots (nil pointer: not declared, never changed).
 func changedAt(ptr jsonval.Pointer, from, to *Snapshot) bool {
-	return ptr != nil && !jsonval.Equal(ptr.Resolve(from.Root), ptr.Resolve(to.Root))
+	return ptr != nil && !jsonval.Equal(prune.Lookup(from.Root, ptr), prune.Lookup(to.Root, ptr))
 }
 
 // sameIDs reports whether both snapshots hold the same ids in the same
@@ -292,8 +293,9 @@ func changedState(from, to *Snapshot) (wire.Members, wire.Counts) {
 			fb = from.getBase()
 		}
 		m, n := projectedState(b, key.Name)
-		if was, wasN := projectedState(fb, key.Name); string(was.Value) == string(m.Value) && wasN == n {
-			continue
+		was, wasN := projectedState(fb, key.Name)
+		if string(was.Value) == string(m.Value) && wasN == n && slices.Contains(fb.stateLeft, key.Name) == slices.Contains(b.stateLeft, key.Name) {
+			continue // the same to the agent (a null that became cut is not)
 		}
 		out = append(out, m)
 		if n >= 0 {

@@ -302,8 +302,12 @@ export class Agent {
 export function handlerNames(actions) {
   /** @type {Set<string>} */
   const names = new Set();
+  /** Names met nearer the object: what it reads under them is theirs (a getter shadowing a method is no handler). @type {Set<string>} */
+  const seen = new Set();
   for (let o = /** @type {any} */ (actions); o && o !== Object.prototype && o !== Function.prototype; o = Object.getPrototypeOf(o)) {
     for (const n of Object.getOwnPropertyNames(o)) {
+      if (seen.has(n)) continue;
+      seen.add(n);
       const d = Object.getOwnPropertyDescriptor(o, n);
       if (d && typeof d.value === "function" && handlerOf(actions, n)) names.add(n);
     }

@@ -153,6 +153,22 @@ test("an action that leaves a collection cut answers an after that asks to descr
   p.dispose();
 });
 
+test("a state key that becomes cut is in the after's state and stateCut, though it was null before", async () => {
+  /** @type {any[]} */
+  const sparse = [];
+  sparse[3e9] = "far";
+  const manifest = { pinhole: 1, regions: [{ id: "main" }], state: { first: "/list/0" },
+    capabilities: [{ name: "list.fill", description: "Fill the list", scope: "page", region: "main" }] };
+  const store = plainStore({ list: [] });
+  const p = await createPinhole({ wasm: WASM, manifest, store, actions: { "list.fill": () => store.setState(() => ({ list: sparse })) } });
+  const d = /** @type {any} */ (await p.describe());
+  const r = /** @type {any} */ (await p.execute({ capability: "list.fill", snapshot: d.snapshot }));
+  assert.equal(r.ok, true, JSON.stringify(r));
+  assert.deepEqual(r.after.state, { first: null });
+  assert.deepEqual(r.after.stateCut, ["first"]);
+  p.dispose();
+});
+
 test("a state key read by index from an array too long to read is shown as cut, not left out", async () => {
   /** @type {any[]} */
   const sparse = ["first"];
