@@ -182,6 +182,9 @@ func Build(plan *manifest.Plan, root *jsonval.Value, prev *Snapshot) *Snapshot {
 			s.Cut++
 		}
 	}
+	if f := plan.Feedback; f != nil && prune.IsCut(prune.Lookup(root, f.From)) {
+		s.Warnings = append(s.Warnings, f.From.String()+": cut; the feedback is treated as empty")
+	}
 	if n := s.Skipped - s.Duplicates; n > 0 {
 		s.Warnings = append(s.Warnings, strconv.Itoa(n)+" records have no valid id and are not referenceable")
 	}

@@ -505,6 +505,8 @@ func vectors(t *testing.T) []vector {
 			with(t, "/orders/items/1/number", `"SO-\u200b1002"`), d(`"limit":2`))},
 		{"numbers-kept-literal", seq(m, st.with(t, "/orders/items/0/totals/grand", `1e400`).with(t, "/orders/items/1/totals/grand", `-0.000`), d(`"limit":2`))},
 		// Bounds.
+		// Feedback the bridge cut whole (an array too long to read): empty, and observe says why.
+		{"feedback-cut", seq(m, st.with(t, "/ui/toasts", `{"$cut":"size"}`), d(`"limit":1`))},
 		{"bounds-feedback", seq(m.with(t, "/limits/maxFeedback", `2`), st.with(t, "/ui/toasts", `[{"message":"one","kind":"info"},{"message":"two","kind":"warning","origin":"server"},{"message":"three","kind":"loud","origin":"hacker"},{"message":4},{"kind":"error"},{"message":"six","kind":"success","origin":"user"}]`), d(`"limit":1`))},
 		{"bounds-unavailable", seq(m.with(t, "/limits/maxUnavailable", `2`), st, d(""))},
 		{"bounds-record-ids", seq(m.with(t, "/limits/maxRecordIds", `10`), st, d(`"limit":2`))},
