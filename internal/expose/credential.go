@@ -1467,13 +1467,12 @@ func netrcPassword(rest string) bool {
 	}
 	login, pass := false, ""
 	for k := 1; k+1 < n; k += 2 {
-		switch strings.ToLower(f[k]) {
-		case "login":
+		switch {
+		case strings.EqualFold(f[k], "login"):
 			login = true
-		case "password":
+		case strings.EqualFold(f[k], "password"):
 			pass = f[k+1]
-		case "account", "port":
-		default:
+		case !strings.EqualFold(f[k], "account") && !strings.EqualFold(f[k], "port"):
 			return false
 		}
 	}
@@ -1847,7 +1846,7 @@ func passwordHashAt(s string, i int) (bool, int) {
 	}
 	h := s[start+last+1 : end]
 	h = strings.TrimRight(h[:runLen(h, hashByte)], ".")
-	return len(h) >= 20 && hasDigit(h) && (hasUpperLower(h) || isHexWord(h)), end
+	return len(h) >= 20 && hasDigit(h) && (hasUpperLower(h) || hexWord(h)), end
 }
 
 // hashByte: the crypt alphabet ("./", letters, digits), base64's "+" and
@@ -1863,14 +1862,4 @@ func containsFold(list []string, w string) bool {
 		}
 	}
 	return false
-}
-
-// isHexWord reports whether every byte of w is a hex digit.
-func isHexWord(w string) bool {
-	for i := 0; i < len(w); i++ {
-		if !isHex(w[i]) {
-			return false
-		}
-	}
-	return true
 }

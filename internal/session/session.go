@@ -210,13 +210,14 @@ func (s *Session) observe(v *jsonval.Value) ([]byte, *wire.Error) {
 	snap := project.Build(s.plan, declared, s.snap)
 	if s.plan.SessionScope != nil {
 		// A new tenant, account or user: new tokens, and the old stop resolving.
-		scope := jsonval.Marshal(prune.Lookup(declared, s.plan.SessionScope))
-		if prune.IsCut(prune.Lookup(declared, s.plan.SessionScope)) {
+		scope := prune.Lookup(declared, s.plan.SessionScope)
+		if prune.IsCut(scope) {
 			// A cut scope cannot tell tenants apart: a scope of this
 			// observe's own, so that no token outlives it (fail closed).
-			scope = []byte("cut " + strconv.Itoa(s.seq+1))
+			s.keyer.SetScope([]byte("cut " + strconv.Itoa(s.seq+1)))
+		} else {
+			s.keyer.SetScope(jsonval.Marshal(scope))
 		}
-		s.keyer.SetScope(scope)
 	}
 	s.seq++
 	s.snap, s.id = snap, "s"+strconv.Itoa(s.seq)

@@ -1,7 +1,7 @@
 // Incremental sync: the JSON Patch (RFC 6902) that turns one declared slice
 // into the next. Slices share unchanged subtrees by reference (see
 // reads.js), so the walk skips them with one comparison each.
-import { CUT_KEY, escapeToken } from "./reads.js";
+import { escapeToken, isCut } from "./reads.js";
 
 /**
  * @typedef {{op: "add" | "remove" | "replace", path: string, value?: any}} PatchOp
@@ -32,9 +32,6 @@ export function diff(a, b, maxOps) {
   }
   return ops;
 }
-
-/** isCut reports whether v is a cut marker (reads.js cut). @param {any} v */
-const isCut = (v) => Object.hasOwn(v, CUT_KEY) && Object.keys(v).length === 1;
 
 /**
  * @param {any} a @param {any} b @param {string} path

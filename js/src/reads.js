@@ -35,6 +35,13 @@ export const CUT_KEY = "$cut";
  */
 export const cut = (reason) => ({ [CUT_KEY]: reason });
 
+/**
+ * isCut reports whether a slice value v (an object) is a cut marker: its
+ * one member is CUT_KEY, as the module reads one (prune.IsCut).
+ * @param {object} v
+ */
+export const isCut = (v) => Object.hasOwn(v, CUT_KEY) && Object.keys(v).length === 1;
+
 /** Marks "no previous value" for the reference memo. */
 export const NONE = Symbol("none");
 
