@@ -86,11 +86,22 @@ build/empty-reactor.wasm: web/bench/emptyreactor/main.go
 	@mkdir -p build
 	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_FLAGS) -o $@ ./web/bench/emptyreactor
 
+# The same two modules with their function names kept (no -s -w): the same
+# code section, so startup.mjs can name the functions V8 optimised during a
+# start. It checks that the code sections match before it uses the names.
+WASM_NAMED_FLAGS := $(subst -s -w ,,$(WASM_FLAGS))
+build/pinhole-named.wasm: $(GO_SOURCES)
+	@mkdir -p build
+	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_NAMED_FLAGS) -o $@ ./wasm
+build/empty-reactor-named.wasm: web/bench/emptyreactor/main.go
+	@mkdir -p build
+	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_NAMED_FLAGS) -o $@ ./web/bench/emptyreactor
+
 .PHONY: bench-valgrind
 bench-valgrind:
 	@command -v valgrind >/dev/null || { \
 	  if [ "$$(id -u)" != 0 ]; then echo "no valgrind: the start-up instruction counts are skipped (install Debian's valgrind to have them)" >&2; exit 0; fi; \
 	  apt-get update </dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y valgrind </dev/null; }
 
-bench-startup: $(WASM) build/empty-reactor.wasm web-chromium bench-valgrind
+bench-startup: $(WASM) build/empty-reactor.wasm build/pinhole-named.wasm build/empty-reactor-named.wasm $(WEB_STAMP) web-chromium bench-valgrind
 	node web/bench/startup.mjs $(if $(BENCH_QUICK),--quick)

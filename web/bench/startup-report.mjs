@@ -37,6 +37,13 @@ export function startupGoalRows(build) {
 }
 
 /**
+ * goName writes a function name from Go's wasm name section the way Go
+ * writes it: the linker spells "(*T)" as "__T_".
+ * @param {string} n
+ */
+const goName = (n) => n.replace(/\.__(\w+?)_\./g, ".(*$1).");
+
+/**
  * startupSection renders both modules' phases per runtime and the ratio.
  * @param {string} build the build directory
  */
@@ -55,10 +62,11 @@ export function startupFloorSection(build) {
     const x = r[k];
     if (!x) continue;
     for (const [m, label] of [["pinhole", "pinhole.wasm"], ["empty", "empty reactor"], ["baseline", "baseline (`--baseline`)"],
-      ["settled", "pinhole.wasm, load on a settled CPU (below)"]]) {
+      ["settled", "pinhole.wasm, load on a settled CPU (below)"],
+      ["pinhole-liftoff", "pinhole.wasm, `--liftoff-only` (below)"], ["empty-liftoff", "empty reactor, `--liftoff-only`"]]) {
       const s = x[m];
       if (!s) continue;
-      lines.push(`| ${name}, ${label} | ${f(s.compile)} | ${f(s.instantiate)} | ${f(s.initialize)} | ${m === "empty" ? "–" : f(s.load)} | **${f(s.total)}** |`);
+      lines.push(`| ${name}, ${label} | ${f(s.compile)} | ${f(s.instantiate)} | ${f(s.initialize)} | ${m.startsWith("empty") ? "–" : f(s.load)} | **${f(s.total)}** |`);
     }
     if (x.pairedVsBaseline) verdicts.push(`${name.split(" ")[0]}: pinhole.wasm ÷ the baseline, per round ${x.pairedVsBaseline.median.toFixed(3)}× (p10–p90 ${x.pairedVsBaseline.p10.toFixed(2)}–${x.pairedVsBaseline.p90.toFixed(2)})`);
     verdicts.push(`${name.split(" ")[0]}: ${x.ratio.toFixed(2)}× (ratio of the medians; per round ${x.pairedRatio.median.toFixed(2)}×, p10–p90 ${x.pairedRatio.p10.toFixed(2)}–${x.pairedRatio.p90.toFixed(2)}), goal ${GOAL}× ${x.ratio <= GOAL ? "**met**" : "**not met**"}`);
@@ -76,6 +84,16 @@ reactor's. It is not the goal's figure (a page cannot wait for V8), but it
 says what the rest of the gap is made of: compiling the functions the load
 runs, and the load's share of a CPU that the runtime's start keeps busy.
 `;
+    if (x.liftoffRatio) settled += `
+**V8's optimising tier kept out** (Node): the \`--liftoff-only\` rows start
+both modules again, in the same rounds, in Node processes run with that
+flag, so that V8 compiles every function with Liftoff only and never
+recompiles one with TurboFan. pinhole.wasm then starts in
+${x["pinhole-liftoff"].total.median} ms against the empty reactor's ${x["empty-liftoff"].total.median} ms: ${x.liftoffRatio.toFixed(2)}×, against ${x.ratio.toFixed(2)}× with
+the recompiles. A page cannot set the flag; the difference says how much
+of the gap is V8's background recompiles (the TurboFan functions listed
+below) sharing the CPU with the start.
+`;
   }
   const c = r.compiled;
   const compiled = c ? `
@@ -84,9 +102,18 @@ median of ${r.node?.rounds && c ? "5" : "–"} processes): functions compiled by
 call, and functions recompiled by TurboFan in the background because their
 tier-up budget ran out during the start.
 
-| module | Liftoff: functions | Liftoff: wasm bytes | TurboFan: functions |
-| --- | --- | --- | --- |
-${Object.entries(c).map(([m, x]) => `| ${m === "empty" ? "empty reactor" : m === "pinhole" ? "pinhole.wasm" : "baseline"} | ${x.liftoff} | ${x.liftoffBytes.toLocaleString("en")} | ${x.turbofan} |`).join("\n")}
+| module | Liftoff: functions | Liftoff: wasm bytes | TurboFan: functions | recompiled by TurboFan (in at least half of the runs) |
+| --- | --- | --- | --- | --- |
+${Object.entries(c).map(([m, x]) => `| ${m === "empty" ? "empty reactor" : m === "pinhole" ? "pinhole.wasm" : "baseline"} | ${x.liftoff} | ${x.liftoffBytes.toLocaleString("en")} | ${x.turbofan} | ${x.turbofanNames ? x.turbofanNames.map((n) => "`" + goName(n) + "`").join(", ") : "–"} |`).join("\n")}
+
+Go compiles a function to WebAssembly as one loop around a jump table: a
+jump between its blocks is a branch back to the top of that loop. Liftoff
+charges every such branch to the function's tier-up budget by the length of
+compiled code it jumps back over, so a large Go function uses its budget
+up after a few hundred branches, however few calls it serves. That is why
+the Go runtime's allocator (\`mallocgc\`, \`growslice\`, \`(*mcentral).cacheSpan\`,
+\`(*mheap).allocSpan\`) is recompiled during pinhole.wasm's start: the load's
+hundred or so allocations are enough.
 ` : "";
   const n = r.instructions;
   const M = (/** @type {number} */ x) => (x / 1e6).toFixed(1);
@@ -103,6 +130,8 @@ faults not at all, so it is a guide, not the goal.
 | --- | --- | --- |
 ${[["empty", "empty reactor"], ["init", "pinhole.wasm, up to \`_initialize\`"], ["pinhole", "pinhole.wasm, with the load"], ["baseline", "baseline"]]
     .filter(([k]) => n[k] !== undefined).map(([k, label]) => `| ${label} | ${M(n[k])} | ${(n[k] / n.empty).toFixed(2)}× |`).join("\n")}
+${[["empty-liftoff", "empty reactor, \`--liftoff-only\`"], ["pinhole-liftoff", "pinhole.wasm with the load, \`--liftoff-only\`"]]
+    .filter(([k]) => n[k] !== undefined).map(([k, label]) => `| ${label} | ${M(n[k])} | ${(n[k] / n["empty-liftoff"]).toFixed(2)}× |`).join("\n")}
 ` : `
 Instructions: not counted (no valgrind on this machine).
 `;

@@ -10,13 +10,14 @@
 // in the same run).
 import * as esbuild from "esbuild";
 import { execFileSync, spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { inFreshPage, launchOptions } from "../chromium.mjs";
 import { summarize } from "./measure.mjs";
+import { functionNames } from "./wasmnames.mjs";
 import { startServer } from "../serve.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -30,8 +31,23 @@ const BASELINE = bi > 0 ? resolve(process.argv[bi + 1]) : null;
 const MODULES = BASELINE ? ["pinhole", "empty", "baseline"] : ["pinhole", "empty"];
 // In Node, every round also starts pinhole.wasm with its load delayed until
 // V8's background recompiles of the Go runtime's start are done
-// (startup-node.mjs settled): what the load costs on a CPU of its own.
-const NODE_MODULES = [...MODULES, "settled"];
+// (startup-node.mjs settled): what the load costs on a CPU of its own. And
+// both modules again with V8's optimising tier kept out (--liftoff-only):
+// no background recompiles at all, so the ratio says what they cost.
+const NODE_MODULES = [...MODULES, "settled", "pinhole-liftoff", "empty-liftoff"];
+const LIFTOFF = "-liftoff";
+
+/**
+ * nodeArgs is the command line of one sample: startup-node.mjs and its mode,
+ * behind --liftoff-only for a "-liftoff" variant.
+ * @param {string} which
+ * @param {string[]} [flags] more Node flags
+ */
+const nodeArgs = (which, flags = []) => {
+  const mode = which.endsWith(LIFTOFF) ? which.slice(0, -LIFTOFF.length) : which;
+  return [...(which.endsWith(LIFTOFF) ? ["--liftoff-only"] : []), ...flags, join(here, "startup-node.mjs"), mode,
+    ...(mode === "baseline" ? [BASELINE] : [])];
+};
 const PHASES = ["compile", "instantiate", "initialize", "load", "total"];
 
 /** stat summarises samples, in hundredths. @param {number[]} xs */
@@ -62,6 +78,7 @@ async function runRounds(rounds, modules, sample) {
   res.pairedRatio = stat(rows.pinhole.map((p, i) => p.total / rows.empty[i].total));
   if (BASELINE) res.pairedVsBaseline = stat(rows.pinhole.map((p, i) => p.total / rows.baseline[i].total));
   if (rows.settled) res.settledRatio = +(res.settled.total.median / res.empty.total.median).toFixed(3);
+  if (rows[`pinhole${LIFTOFF}`]) res.liftoffRatio = +(res[`pinhole${LIFTOFF}`].total.median / res[`empty${LIFTOFF}`].total.median).toFixed(3);
   return res;
 }
 
@@ -73,29 +90,41 @@ const result = {
 
 console.log(`Node: ${NODE_ROUNDS} rounds, one fresh process per sample`);
 result.node = await runRounds(NODE_ROUNDS, NODE_MODULES, async (which) =>
-  JSON.parse(execFileSync(process.execPath, [join(here, "startup-node.mjs"), which, ...(which === "baseline" ? [BASELINE] : [])], { encoding: "utf8" })));
-console.log("node", JSON.stringify({ ratio: result.node.ratio, settledRatio: result.node.settledRatio, pinhole: result.node.pinhole.total, empty: result.node.empty.total }));
+  JSON.parse(execFileSync(process.execPath, nodeArgs(which), { encoding: "utf8" })));
+console.log("node", JSON.stringify({ ratio: result.node.ratio, settledRatio: result.node.settledRatio, liftoffRatio: result.node.liftoffRatio,
+  pinhole: result.node.pinhole.total, empty: result.node.empty.total }));
 
 // What V8 compiled during a cold start in Node, from its own trace
 // (--trace-wasm-compilation-times): functions compiled by Liftoff on first
 // call (count and wasm bytes) and functions recompiled by TurboFan because
 // they used up their tier-up budget. Median of TRACE_RUNS processes each.
+// The recompiled functions are named from the same module built with its
+// names kept (build/*-named.wasm), when its code is the same.
 const TRACE_RUNS = quick ? 1 : 5;
+const NAMED = { pinhole: ["pinhole.wasm", "pinhole-named.wasm"], empty: ["empty-reactor.wasm", "empty-reactor-named.wasm"] };
 result.compiled = {};
 for (const which of MODULES) {
+  const [file, named] = NAMED[which] ?? [];
+  const names = file ? functionNames(readFileSync(join(repo, "build", file)), readFileSync(join(repo, "build", named))) : null;
   const runs = [];
+  /** @type {Record<string, number>} */
+  const optimised = {};
   for (let i = 0; i < TRACE_RUNS; i++) {
-    const txt = execFileSync(process.execPath, ["--trace-wasm-compilation-times", join(here, "startup-node.mjs"), which,
-      ...(which === "baseline" ? [BASELINE] : []), "--settle"], { encoding: "utf8" });
+    const txt = execFileSync(process.execPath, nodeArgs(which, ["--trace-wasm-compilation-times"]).concat("--settle"), { encoding: "utf8" });
     const run = { liftoff: 0, liftoffBytes: 0, turbofan: 0 };
     for (const line of txt.split("\n")) {
-      const m = line.match(/using (Liftoff|TurboFan).*bodysize (\d+)/);
-      if (m?.[1] === "TurboFan") run.turbofan++;
-      else if (m) (run.liftoff++, (run.liftoffBytes += +m[2]));
+      const m = line.match(/#(\d+) using (Liftoff|TurboFan).*bodysize (\d+)/);
+      if (m?.[2] === "TurboFan") {
+        run.turbofan++;
+        const name = names?.get(+m[1]);
+        if (name) optimised[name] = (optimised[name] ?? 0) + 1;
+      } else if (m) (run.liftoff++, (run.liftoffBytes += +m[3]));
     }
     runs.push(run);
   }
   result.compiled[which] = Object.fromEntries(Object.keys(runs[0]).map((k) => [k, summarize(runs.map((r) => r[k])).median]));
+  // A function named here was recompiled in at least half of the runs.
+  if (names) result.compiled[which].turbofanNames = Object.keys(optimised).filter((n) => optimised[n] * 2 >= TRACE_RUNS).sort();
 }
 console.log("compiled", JSON.stringify(result.compiled));
 
@@ -113,8 +142,7 @@ if (hasValgrind) {
   const count = (which) => {
     const runs = [];
     for (let i = 0; i < INSTRUCTION_RUNS; i++) {
-      const args = ["--tool=callgrind", "--callgrind-out-file=/dev/null", process.execPath, "--single-threaded",
-        join(here, "startup-node.mjs"), which, ...(which === "baseline" ? [BASELINE] : [])];
+      const args = ["--tool=callgrind", "--callgrind-out-file=/dev/null", process.execPath, ...nodeArgs(which, ["--single-threaded"])];
       const { stderr, status } = spawnSync("valgrind", args, { encoding: "utf8" });
       const m = stderr.match(/Collected : (\d+)/);
       if (status !== 0 || !m) throw new Error(`callgrind of ${which} failed:\n${stderr.slice(-2000)}`);
@@ -122,8 +150,12 @@ if (hasValgrind) {
     }
     return Math.min(...runs);
   };
-  const raw = Object.fromEntries(["none", "init", ...MODULES].map((w) => [w, count(w)]));
+  // The "-liftoff" counts: V8's optimising tier kept out, Node's own start
+  // under the same flag subtracted.
+  const liftoff = ["pinhole", "empty"].map((w) => w + LIFTOFF);
+  const raw = Object.fromEntries(["none", "init", ...MODULES, "none" + LIFTOFF, ...liftoff].map((w) => [w, count(w)]));
   result.instructions = Object.fromEntries(["init", ...MODULES].map((w) => [w, raw[w] - raw.none]));
+  for (const w of liftoff) result.instructions[w] = raw[w] - raw["none" + LIFTOFF];
   result.instructions.node = raw.none;
   console.log("instructions", JSON.stringify(result.instructions));
 } else {
