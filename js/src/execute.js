@@ -356,6 +356,16 @@ export function capabilityNames(manifest) {
   } catch {
     return [];
   }
+  return namesIn(m);
+}
+
+/**
+ * namesIn returns the capability names of a parsed manifest (see
+ * capabilityNames).
+ * @param {any} m
+ * @returns {string[]}
+ */
+export function namesIn(m) {
   return Array.isArray(m?.capabilities)
     ? m.capabilities.map((/** @type {any} */ c) => c?.name).filter((/** @type {unknown} */ n) => typeof n === "string")
     : [];

@@ -14,7 +14,7 @@ import { Link } from "./link.js";
 import { Audit } from "./audit.js";
 import { Recovery } from "./recovery.js";
 import { Sync } from "./sync.js";
-import { Agent, capabilityNames, handlerOf, manifestText } from "./execute.js";
+import { Agent, handlerOf, manifestText, namesIn } from "./execute.js";
 import { exposeWebMCP } from "./webmcp.js";
 import { exposeToExtension } from "./extension.js";
 import { errorOf, PinholeSetupError } from "./errors.js";
@@ -115,8 +115,9 @@ export async function createPinhole(options) {
   if (options.host !== undefined && options.host !== "worker" && options.host !== "main") {
     throw new TypeError('createPinhole: host is "worker" or "main"');
   }
-  const text = checkManifestOption(options.manifest); // once: the app may change its manifest object meanwhile
-  const declared = capabilityNames(text);
+  // Read once: the app may change its manifest object meanwhile.
+  const { text, parsed } = checkManifestOption(options.manifest);
+  const declared = namesIn(parsed);
   checkActionsOption(options.actions, declared);
   const { host, fallback } = await startHost(options);
   try {
@@ -130,9 +131,10 @@ export async function createPinhole(options) {
 /**
  * checkManifestOption refuses a manifest that is neither an object nor JSON
  * text before anything starts (a file path passed as the manifest would
- * otherwise be reported as a malformed load request), and returns its text.
+ * otherwise be reported as a malformed load request), and returns its text
+ * and the value it parses to.
  * @param {unknown} manifest
- * @returns {string}
+ * @returns {{text: string, parsed: unknown}}
  */
 function checkManifestOption(manifest) {
   if (manifest === null || typeof manifest !== "object" && typeof manifest !== "string" || Array.isArray(manifest)) {
@@ -140,13 +142,12 @@ function checkManifestOption(manifest) {
   }
   const text = manifestText(manifest);
   try {
-    JSON.parse(text);
+    return { text, parsed: JSON.parse(text) };
   } catch (err) {
     throw new PinholeSetupError(errorOf("invalid_manifest",
       `the manifest text is not JSON (${err instanceof Error ? err.message : String(err)}): pass the manifest ` +
       "object or its JSON text (a file path is neither)", "manifest"));
   }
-  return text;
 }
 
 /**
