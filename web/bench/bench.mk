@@ -60,7 +60,7 @@ bench-compare: $(WASM) web-build web-chromium
 	node web/bench/run.mjs $(if $(BENCH_QUICK),--quick)
 	node web/bench/report.mjs
 
-bench-report:
+bench-report: $(WEB_STAMP)
 	node web/bench/report.mjs
 
 bench-tasks: $(WASM) web-build web-chromium
