@@ -84,11 +84,15 @@ func normalize(s string) string {
 	return s
 }
 
-// fold removes invisible and format characters and folds width and font
-// variants to ASCII. It returns s itself when nothing changes.
+// fold removes invisible and format characters, the C0 controls other than
+// tab and line breaks, combining marks and replacement characters (any of
+// them can cut a key in two: `ghp_…\u000b…`, a lone surrogate from the
+// bridge), folds the Unicode spaces (a no-break space between a name and
+// its value) to a blank, and width and font variants to ASCII. It returns s
+// itself when nothing changes.
 func fold(s string) string {
 	i := 0
-	for i < len(s) && s[i] < 0x7f {
+	for i < len(s) && s[i] < 0x7f && !cutter(s[i]) {
 		i++
 	}
 	j := -1 // the first rune that changes (or an invalid byte)
@@ -117,12 +121,14 @@ func fold(s string) string {
 func foldRune(r rune) (out rune, drop bool) {
 	switch {
 	case r < 0x7f:
+		return r, cutter(byte(r))
+	case plainLetter(r):
 		return r, false
-	case invisible(r) || (r >= 0xa0 && unicode.Is(unicode.Cf, r)):
+	case invisible(r) || r == utf8.RuneError || unicode.In(r, unicode.Cf, unicode.Mn):
 		return 0, true
 	case r >= 0xff01 && r <= 0xff5e:
 		return r - 0xfee0, false
-	case r == 0x3000:
+	case unicode.In(r, unicode.Zs, unicode.Zl, unicode.Zp):
 		return ' ', false
 	case r >= 0x1d400 && r <= 0x1d6a3:
 		if k := (r - 0x1d400) % 52; k < 26 {
@@ -134,6 +140,21 @@ func foldRune(r rune) (out rune, drop bool) {
 		return '0' + (r-0x1d7ce)%10, false
 	}
 	return r, false
+}
+
+// plainLetter reports whether r is a Latin or Cyrillic letter, a CJK
+// ideograph or a Hangul syllable: most of a text that is not ASCII, and
+// no mark, format character or space among them, so foldRune keeps them
+// without a table lookup (TestPlainLettersFoldToThemselves).
+func plainLetter(r rune) bool {
+	return r >= 0xc0 && r <= 0x24f || r >= 0x400 && r <= 0x482 || r >= 0x48a && r <= 0x52f ||
+		r >= 0x4e00 && r <= 0x9fff || r >= 0xac00 && r <= 0xd7a3
+}
+
+// cutter reports whether ASCII byte c is a C0 control other than tab, line
+// feed and carriage return: fold drops those.
+func cutter(c byte) bool {
+	return c < 0x20 && c != '\t' && c != '\n' && c != '\r'
 }
 
 // joinWrapped removes the line breaks (and the indentation after them)

@@ -32,6 +32,9 @@ const (
 type Keyer struct {
 	key   []byte
 	scope []byte // canonical JSON of the session scope value
+	// scopes counts the scope changes: the tokens of one scope mean nothing
+	// in another (Scope).
+	scopes int
 	// seen and older are two generations of handed-out tokens: when seen
 	// fills up it becomes older, so recent tokens always resolve.
 	seen, older map[string]*jsonval.Value
@@ -81,7 +84,13 @@ func (k *Keyer) SetScope(scope []byte) {
 	}
 	k.scope = append([]byte(nil), scope...)
 	k.seen, k.older = map[string]*jsonval.Value{}, nil
+	k.scopes++
 }
+
+// Scope numbers the current session scope: it changes whenever SetScope
+// changes the scope. Two projections made under different numbers share
+// no token, so nothing compares their protected values.
+func (k *Keyer) Scope() int { return k.scopes }
 
 // Mask returns a shape-preserving mask of s: an e-mail keeps its first
 // character and its domain ("l***@example.com"), a number-like value keeps its

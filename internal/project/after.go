@@ -3,6 +3,7 @@ package project
 import (
 	"slices"
 	"sort"
+	"strconv"
 
 	"github.com/pinholectx/pinhole/internal/expose"
 	"github.com/pinholectx/pinhole/internal/jsonval"
@@ -42,12 +43,14 @@ const (
 //     active in both snapshots, page scope first (manifest order), then
 //     record scope for records referenceable in both (view order, then
 //     manifest order); each list is bounded by maxUnavailable.
-//   - feedback: items of to that from did not have (compared by level,
-//     source and text, as a multiset), bounded by maxFeedback, with
+//   - feedback: items of to that from did not have (compared as projected:
+//     level, source, text, truncation and redaction; as a multiset),
+//     bounded by maxFeedback, with
 //     feedbackTotal.
 //   - redescribe: required, with the reasons that apply, in this order:
 //     navigation (route or title changed as projected), modal (the set of active regions
-//     changed), records (a redescribeOn value changed, or the order of the
+//     changed), records (a redescribeOn value changed, as projected when
+//     it is the page's route or title or a state key, or the order of the
 //     referenceable ids changed other than by additions and removals),
 //     availability (more than MaxAvailabilityFlips flips), scope (the
 //     sessionScope value changed), insufficient (a list was cut, or the
@@ -128,7 +131,7 @@ func After(from, to *Snapshot, k *expose.Keyer, fromID, toID string, st *Stats) 
 		why[1] = why[1] || from.Active[i] != to.Active[i] || from.regionCut(i) != to.regionCut(i)
 	}
 	for _, ptr := range p.RedescribeOn {
-		why[2] = why[2] || changedAt(ptr, from, to)
+		why[2] = why[2] || redescribeChanged(ptr, from, to)
 	}
 	why[2] = why[2] || (!same && reordered(from, to))
 	why[3] = flips > MaxAvailabilityFlips
@@ -192,6 +195,28 @@ func setReasons(r *wire.Redescribe, why [6]bool) {
 	r.Required = len(r.Reasons) > 0
 }
 
+// redescribeChanged reports whether the redescribeOn value at ptr changed.
+// A value that is also the page's route or title, or a state key, counts
+// only when it shows differently: one that changed behind "[redacted]" or
+// past the truncation would otherwise tell the agent what the context
+// hides.
+func redescribeChanged(ptr jsonval.Pointer, from, to *Snapshot) bool {
+	if !changedAt(ptr, from, to) {
+		return false
+	}
+	if pg := to.Plan.Page; pg != nil && (slices.Equal(ptr, pg.Route) || slices.Equal(ptr, pg.Title)) {
+		return !samePlace(from.getBase().page, to.getBase().page)
+	}
+	for _, key := range to.Plan.State {
+		if slices.Equal(ptr, key.From) {
+			now, n := projectedState(to.getBase(), key.Name)
+			was, wasN := projectedState(from.getBase(), key.Name)
+			return string(now.Value) != string(was.Value) || n != wasN
+		}
+	}
+	return true
+}
+
 // changedAt reports whether the value at an absolute declared path differs
 // between the snapshots (nil pointer: not declared, never changed).
 func changedAt(ptr jsonval.Pointer, from, to *Snapshot) bool {
@@ -237,7 +262,8 @@ func reordered(from, to *Snapshot) bool {
 // changedRecord projects the fields of record tr (in to) whose projection
 // differs from that of the same record fr in the previous snapshot.
 func changedRecord(fr, tr *Rec, from, to *Snapshot, k *expose.Keyer) (wire.Record, bool) {
-	if from.Item(fr) == to.Item(tr) && fr.Coll == tr.Coll {
+	rescoped := from.Scope != to.Scope
+	if from.Item(fr) == to.Item(tr) && fr.Coll == tr.Coll && !rescoped {
 		return wire.Record{}, false
 	}
 	p := to.Plan
@@ -251,7 +277,9 @@ func changedRecord(fr, tr *Rec, from, to *Snapshot, k *expose.Keyer) (wire.Recor
 		var ov *jsonval.Value
 		if !moved {
 			ov = prune.Lookup(from.Item(fr), f.From)
-			if jsonval.Equal(ov, nv) || !changeShows(f, ov, nv, max) {
+			// A token minted in another scope differs whatever the value.
+			retokened := rescoped && tokenized(f) && nv != nil && !prune.IsCut(nv)
+			if !retokened && (jsonval.Equal(ov, nv) || !changeShows(f, ov, nv, max)) {
 				continue
 			}
 		}
@@ -380,13 +408,18 @@ func changeShows(f *manifest.Field, ov, nv *jsonval.Value, max int) bool {
 	if prune.IsCut(ov) && prune.IsCut(nv) {
 		return false
 	}
-	if ov == nil || nv == nil || f.Expose == manifest.Alias || f.Expose == manifest.Placeholder {
+	if ov == nil || nv == nil || tokenized(f) {
 		return true
 	}
 	var was, now wire.Record
 	field(&was, f, ov, max, nil) // plain and mask take no keyer
 	field(&now, f, nv, max, nil)
 	return string(wire.Encode(&was)) != string(wire.Encode(&now))
+}
+
+// tokenized reports whether field f shows as a token (alias or placeholder).
+func tokenized(f *manifest.Field) bool {
+	return f.Expose == manifest.Alias || f.Expose == manifest.Placeholder
 }
 
 // keepNames keeps the names that are keys of m.
@@ -504,40 +537,43 @@ func newFeedback(from, to *Snapshot) ([]wire.Feedback, int) {
 		return out, 0
 	}
 	seen := map[string]int{}
-	eachFeedback(from, f, func(key string, _ *jsonval.Value) { seen[key]++ })
+	eachFeedback(from, f, func(key string, _ wire.Feedback) { seen[key]++ })
 	total, max := 0, to.limits().MaxFeedback
-	eachFeedback(to, f, func(key string, it *jsonval.Value) {
+	eachFeedback(to, f, func(key string, fb wire.Feedback) {
 		if seen[key] > 0 {
 			seen[key]--
 			return
 		}
 		total++
 		if len(out) < max {
-			out = append(out, feedbackItem(f, it, to.limits().MaxFieldChars))
+			out = append(out, fb)
 		}
 	})
 	return out, total
 }
 
-// eachFeedback calls fn for every feedback item of s that has a text, with
-// a key that identifies it by level, source and text.
-func eachFeedback(s *Snapshot, f *manifest.Feedback, fn func(key string, it *jsonval.Value)) {
+// eachFeedback calls fn for every feedback item of s that has a text,
+// projected as describe projects it, with a key made of that projection: an
+// item that changed only where the agent cannot see it (behind "[redacted]",
+// past the truncation) has the same key, and is not new.
+func eachFeedback(s *Snapshot, f *manifest.Feedback, fn func(key string, fb wire.Feedback)) {
 	arr := f.From.Resolve(s.Root)
 	if arr == nil || arr.Kind != jsonval.Array {
 		return
 	}
+	max := s.limits().MaxFieldChars
 	for _, it := range arr.Items {
 		t := f.Text.Resolve(it)
 		if t == nil || t.Kind != jsonval.String {
 			continue
 		}
-		fb := feedbackItem(f, it, 0)
-		fn(fb.Level+"\x00"+fb.Source+"\x00"+t.S, it)
+		fb := feedbackItem(f, it, max)
+		fn(fb.Level+"\x00"+fb.Source+"\x00"+strconv.FormatBool(fb.Redacted)+"\x00"+strconv.Itoa(fb.Truncated)+"\x00"+fb.Text, fb)
 	}
 }
 
 // feedbackItem projects one feedback item that has a text, as describe
-// does. With max 0 only the level and source are set.
+// does.
 func feedbackItem(f *manifest.Feedback, it *jsonval.Value, max int) wire.Feedback {
 	fb := wire.Feedback{Level: "info", Source: "app"}
 	if f.Level != nil {
@@ -545,9 +581,6 @@ func feedbackItem(f *manifest.Feedback, it *jsonval.Value, max int) wire.Feedbac
 	}
 	if f.Source != nil {
 		fb.Source = oneOf(f.Source.Resolve(it), sources, "unknown")
-	}
-	if max == 0 {
-		return fb
 	}
 	t := f.Text.Resolve(it)
 	if expose.IsCredential(t.S) {

@@ -65,6 +65,13 @@ type Snapshot struct {
 	CutRegions []bool
 	// Warnings name declared paths whose value has the wrong shape.
 	Warnings []string
+	// Scope is the keyer's scope (expose.Keyer.Scope) the snapshot is
+	// projected under, set by the session once the scope is known. Across
+	// two scopes every alias and placeholder token differs, so an after
+	// between them lists those fields as changed whatever their values:
+	// comparing the values would tell which of one tenant's hidden values
+	// equal another's.
+	Scope int
 
 	base *base // request-independent parts, projected on first describe
 

@@ -49,6 +49,15 @@ func plain(v *jsonval.Value, max int) outcome {
 			return outcome{json: nullJSON, origLen: n, truncated: true}
 		}
 		return outcome{json: r.dst}
+	case jsonval.Number:
+		// A number is as bounded as a composite: a literal longer than max
+		// characters (the store's own JSON can hold one of any length) is
+		// null and truncated, as a composite past max is.
+		j := jsonval.Marshal(v)
+		if len(j) > max {
+			return outcome{json: nullJSON, origLen: len(j), truncated: true}
+		}
+		return outcome{json: j}
 	}
 	return outcome{json: jsonval.Marshal(v)}
 }

@@ -65,11 +65,14 @@ func TestPlainComposite(t *testing.T) {
 
 // A large composite value costs a walk, not its encoding: showing an 11 MB
 // array as cut allocates far less than the array's encoding. (A string
-// with characters outside ASCII is cleaned into a copy, one at a time.)
+// with characters outside ASCII is cleaned into a copy, one at a time; one
+// with a control character is also folded into a copy by the credential
+// net: garbage at once, but it would count here, so the escaped character
+// is a quote.)
 func TestPlainCompositeLargeValue(t *testing.T) {
 	items := make([]*jsonval.Value, 1<<19)
 	for i := range items {
-		items[i] = jsonval.NewString("item-value-\u0001")
+		items[i] = jsonval.NewString("item-value-\"--")
 	}
 	v := &jsonval.Value{Kind: jsonval.Array, Items: items}
 	want := utf8.RuneCountInString(refClean(v))

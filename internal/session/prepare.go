@@ -124,7 +124,10 @@ func (s *Session) stale(id string, ci int, rec *project.Rec) *wire.Error {
 		return wire.NewError(wire.CodeStaleSnapshot, "the snapshot is no longer held; describe again", "snapshot")
 	}
 	changed := wire.NewError(wire.CodeStaleSnapshot, "what this request touches changed since the snapshot; describe again", "snapshot")
-	if !old.CapabilityActive(ci) {
+	// A snapshot of another session scope is stale whatever changed: its
+	// tokens resolve no more, and comparing its records' hidden values
+	// with this scope's would tell which are equal.
+	if !old.CapabilityActive(ci) || old.Scope != s.snap.Scope {
 		return changed
 	}
 	var oldRec *project.Rec

@@ -219,6 +219,7 @@ func (s *Session) observe(v *jsonval.Value) ([]byte, *wire.Error) {
 			s.keyer.SetScope(jsonval.Marshal(scope))
 		}
 	}
+	snap.Scope = s.keyer.Scope()
 	s.seq++
 	s.snap, s.id = snap, "s"+strconv.Itoa(s.seq)
 	s.ev.Records = snap.Total

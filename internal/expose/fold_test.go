@@ -1,0 +1,43 @@
+package expose
+
+import (
+	"strings"
+	"testing"
+	"unicode"
+)
+
+// TestPlainLettersFoldToThemselves checks plainLetter's ranges: no rune in
+// them is one fold drops or turns into a blank, so skipping the table
+// lookups for them changes nothing.
+func TestPlainLettersFoldToThemselves(t *testing.T) {
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if plainLetter(r) && (invisible(r) || unicode.In(r, unicode.Cf, unicode.Mn, unicode.Zs, unicode.Zl, unicode.Zp)) {
+			t.Errorf("%U is in plainLetter's ranges, but fold changes it", r)
+		}
+	}
+}
+
+// TestFoldJoinsWhatCutsAKey: a key cut by a control, a replacement
+// character or a combining mark, or a name and value parted by a Unicode
+// space, read as they would with nothing (or a blank) between.
+func TestFoldJoinsWhatCutsAKey(t *testing.T) {
+	key := "ghp_" + strings.Repeat("R8kQ2vZpX7", 3) + "mLw3Nc"
+	for _, sep := range []string{"\x00", "\x1b", "\v", "\f", "\ufffd", "\u0301", "\u200b", "\xff"} {
+		if s := key[:17] + sep + key[17:]; !IsCredential(s) {
+			t.Errorf("a GitHub token cut by %q passes: %q", sep, s)
+		}
+	}
+	for _, sp := range []string{"\u00a0", "\u202f", "\u2009", "\u2002", "\u205f", "\u3000", "\u2028"} {
+		for _, s := range []string{"Authorization: Bearer" + sp + "abcDEF123ghiJKL456mnoPQR789stu", "password:" + sp + "Tr0ub4dor&3xyz"} {
+			if !IsCredential(s) {
+				t.Errorf("%q passes with %U after the name", s, []rune(sp)[0])
+			}
+		}
+	}
+	// Marks and spaces in ordinary text stay ordinary text.
+	for _, s := range []string{"Livraison\u00a0: 12\u00a0rue des Lilas", "Cafe\u0301 de\u202fFlore", "Zoë\u2009Dupré"} {
+		if IsCredential(s) {
+			t.Errorf("%q is taken for a credential", s)
+		}
+	}
+}
