@@ -991,7 +991,7 @@ var (
 	businessNames = []string{"pagetoken", "nexttoken", "continuationtoken", "paginationtoken", "synctoken",
 		"idempotencykey", "sortkey", "cachekey", "primarykey", "foreignkey", "partitionkey", "rowkey",
 		"publickey", "publishablekey", "hotkey", "tokencount", "author", "sessiondate", "sessionname",
-		"sessiontitle", "secretary"}
+		"sessiontitle", "secretary", "pubkey"}
 	// ticketNames are names ending in "pass" that are not a password's:
 	// tickets and things, matched as the whole name (BUS_PASSWORD and
 	// MONGO_COMPASS_PASSWORD stay passwords).
@@ -1068,7 +1068,7 @@ func quoteByte(c byte) bool { return c == '"' || c == '\'' || c == '\\' || c == 
 func assignmentAt(s string, i int) bool {
 	// The name: back over blanks and quotes, then name characters.
 	j := i
-	for k := 0; k < 4 && j > 0 && (quoteByte(s[j-1]) || s[j-1] == ' ' || s[j-1] == ':' && s[i] == '='); k++ {
+	for k := 0; k < 4 && j > 0 && (quoteByte(s[j-1]) || s[j-1] == ' ' || (s[j-1] == ':' || s[j-1] == ']') && s[i] == '='); k++ {
 		j--
 	}
 	end := j
@@ -1085,6 +1085,9 @@ func assignmentAt(s string, i int) bool {
 	// The value: past "=", ">", blanks and quotes, then up to a delimiter.
 	v := i + 1
 	for k := 0; k < 6 && v < len(s) && (s[v] == '=' || s[v] == '>' || s[v] == ' ' || s[v] == '\t' || quoteByte(s[v])); k++ {
+		if quoteByte(s[v]) && v+1 < len(s) && s[v+1] == s[v] {
+			return false // an empty string: password="" and the next attribute
+		}
 		v++
 	}
 	w := v
@@ -1101,11 +1104,11 @@ func assignmentAt(s string, i int) bool {
 		w++
 	}
 	val := s[v:w]
-	if reference(val) {
+	if reference(val) || code(s, w) || sameName(val, s[j:end]) {
 		return false
 	}
 	if kind == namePassword {
-		return passwordValue(val, s[i])
+		return !strings.Contains(val, "://") && passwordValue(val, s[i])
 	}
 	if v := unescapeURL(val); looksRandom(v) || namedKey(v) {
 		return true
@@ -1148,12 +1151,57 @@ func reference(v string) bool {
 	default:
 		return false
 	}
+	if v[0] == '$' && identifier(name) && classifyName(name) != nameNone {
+		return true // a variable named as a secret: "$password", "$db_pass", "$apiKey"
+	}
 	for _, word := range strings.Split(name, "_") {
 		if !envWord(word) {
 			return false
 		}
 	}
 	return strings.Trim(name, "_") != ""
+}
+
+// identifier: a letter or "_", then letters, digits and "_".
+func identifier(w string) bool {
+	if w == "" || isDigit(w[0]) {
+		return false
+	}
+	for i := 0; i < len(w); i++ {
+		if !isAlnum(w[i]) && w[i] != '_' {
+			return false
+		}
+	}
+	return true
+}
+
+// code reports whether the value ending at w is code rather than a value:
+// a function called or a collection indexed ("password = getpass()",
+// "password = secrets["password"]").
+func code(s string, w int) bool {
+	return w < len(s) && (s[w] == '(' || s[w] == '[')
+}
+
+// sameName reports whether the value repeats its name, letters and digits
+// compared without case: a placeholder ("DB_PASSWORD=DB_PASSWORD",
+// String password = "password").
+func sameName(v, name string) bool {
+	i, j := 0, 0
+	for {
+		for i < len(v) && !isAlnum(v[i]) {
+			i++
+		}
+		for j < len(name) && !isAlnum(name[j]) {
+			j++
+		}
+		if i == len(v) || j == len(name) {
+			return i == len(v) && j == len(name) && len(v) > 0
+		}
+		if lower(v[i]) != lower(name[j]) {
+			return false
+		}
+		i, j = i+1, j+1
+	}
 }
 
 // envWord: upper-case letters, then digits if any ("" is an empty word of
@@ -1446,12 +1494,15 @@ func passwordOption(rest string) bool {
 	if rest == "" || rest[0] != ' ' && rest[0] != '=' && rest[0] != ':' {
 		return false
 	}
+	if rest[0] != ' ' && len(rest) > 1 && isSpace(rest[1]) {
+		return false // "--password= ": an empty value
+	}
 	rest = head(rest)
 	v := trimQuotes(strings.TrimLeft(rest[1:], " \t"))
 	v = v[:runLen(v, valueByte)]
 	// Not a variable, a template or placeholder ("{{secret}}", "<pw>",
 	// "[password]", "(hidden)") or the next option.
-	return v != "" && strings.IndexByte("$%{<[(-*", v[0]) < 0 && !reference(v) && passwordValue(v, ':')
+	return v != "" && strings.IndexByte("$%{<[(-*", v[0]) < 0 && !reference(v) && !strings.Contains(v, "://") && passwordValue(v, ':')
 }
 
 // netrcPassword: after "machine ", a .netrc entry (netrc(5)): a host
@@ -1633,7 +1684,25 @@ func urlPassword(rest string) bool {
 		return false
 	}
 	colon := strings.IndexByte(auth[:at], ':')
-	return colon >= 0 && colon < at-1 && !strings.ContainsAny(auth[:colon], "?#=&")
+	return colon >= 0 && colon < at-1 && !strings.ContainsAny(auth[:colon], "?#=&") && !stand(auth[colon+1:at])
+}
+
+// stand reports whether a password in a URL stands for one instead of
+// being one: a template ("{password}", "${PASS}", "$(PGPASSWORD)",
+// "{{ pass }}", "%(password)s", "<password>"), a variable ("$password",
+// "$DB_PASS") or a mask ("*****", "xxxxxx").
+func stand(p string) bool {
+	switch {
+	case strings.HasPrefix(p, "{") && strings.HasSuffix(p, "}"),
+		strings.HasPrefix(p, "${") && strings.HasSuffix(p, "}"),
+		strings.HasPrefix(p, "$(") && strings.HasSuffix(p, ")"),
+		strings.HasPrefix(p, "%(") && strings.HasSuffix(p, ")s"),
+		strings.HasPrefix(p, "<") && strings.HasSuffix(p, ">"):
+		return true
+	case p[0] == '$' && identifier(p[1:]):
+		return true
+	}
+	return strings.Trim(p, "*") == "" || strings.Trim(p, "xX") == ""
 }
 
 // randomWord looks at every base64 or base64url word of s (letters,

@@ -440,6 +440,29 @@ func TestIsCredentialCases(t *testing.T) {
 		{"8547869467989676|QIBOBt_jOX17rwevXROPMo6w9-Y", true},                                       // Facebook app token
 		{"https://graph.example.com/me?access=8547869467989676%7CQIBOBt_jOX17rwevXROPMo6w9-Y", true},
 		{"order 8547869467989676|shipped to the warehouse", false},
+		// What stands for a password is not one (the negatives of semgrep's,
+		// Kingfisher's and Whispers' test cases): an empty value, a call or
+		// an index, a variable, the name repeated, a URL template or mask.
+		{`<user username="ops" password="" roles="manager-gui"/>`, false},
+		{"wget --user=ops --password= https://files.example.com/report.csv", false},
+		{"password = getpass()", false},
+		{`db_password = vault["db_password"]`, false},
+		{"$smtp_password = $password;", false},
+		{"SMTP_PASSWORD=SMTP_PASSWORD", false},
+		{`String password = "password";`, false},
+		{"postgres://$(PGUSER):$(PGPASSWORD)@db.internal:5432/shop", false},
+		{"https://${username}:${password}@git.example.com/shop.git", false},
+		{`f"https://{user}:{token_for(org)}@git.example.com/"`, false},
+		{"amqp://guest:********@broker.internal:5672", false},
+		{"smtp://mailer:$smtp_pass@mail.example.com", false},
+		{`"pubkey": "k9Xq7vTnR2mKp9LzW4bH"`, false},
+		// and a password beside them still is one.
+		{"$config['db_password'] = 'Tr0ub4dor&3';", true},
+		{`settings["api_token"] = "q8Zr2Lx7Vn4Kp1Tb9Wc3"`, true},
+		{"postgres://shop:Wint3r!Sky@db.internal/shop", true},
+		{"amqp://guest:Gu3st-2026x@broker.internal:5672", true},
+		{`password = "$ummer2024"`, true},
+		{"SMTP_PASSWORD=smtp-Passw0rd", true},
 	}
 	for _, c := range cases {
 		if got := expose.IsCredential(c.in); got != c.want {
