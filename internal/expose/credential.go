@@ -41,7 +41,14 @@ import (
 //     ("the password is 'X'"), in .NET's configuration
 //     (<add key="SmtpPassword" value="X"/>) or credentials
 //     (NetworkCredential("user", "X")): the rule classes of Nosey Parker's
-//     rules (praetorian-inc/noseyparker) the net lacked.
+//     rules (praetorian-inc/noseyparker) the net lacked;
+//   - a value given under a secret name in other configuration shapes: an
+//     XML element (<password>X</password>), a name/value object ({"name":
+//     "DB_PASSWORD", "value": "X"}), a call (define('DB_PASSWORD', 'X'),
+//     os.getenv("API_TOKEN", "X")), curl's -u user:X, and a name and a
+//     value after blanks ("api key X", as .properties files allow); a
+//     template, variable, mask, call or the name repeated stands for a
+//     value and is not one.
 //
 // A prefix counts only at the start of a token: after the start of the
 // string or any character that is not a letter or digit (so "key=ghp_…",
@@ -430,7 +437,7 @@ func init() {
 			triggers[c] |= tAlnum
 		}
 	}
-	for _, c := range []byte("~=:/T.$") {
+	for _, c := range []byte("~=:/T.$>") {
 		triggers[c] |= tMarker
 	}
 }
@@ -501,7 +508,8 @@ func scan(s string) bool {
 				if p.word && i > 0 && isAlnum(s[i-1]) {
 					continue
 				}
-				if len(s)-i >= len(p.text) && equalFold(s[i:i+len(p.text)], p.text) && p.then(s[i+len(p.text):]) {
+				if len(s)-i >= len(p.text) && equalFold(s[i:i+len(p.text)], p.text) &&
+					(p.at == nil && p.then(s[i+len(p.text):]) || p.at != nil && p.at(s, i, i+len(p.text))) {
 					return true
 				}
 			}
@@ -516,6 +524,10 @@ func scan(s string) bool {
 			}
 		case '=', ':':
 			if assignmentAt(s, i) {
+				return true
+			}
+		case '>':
+			if xmlElementAt(s, i) {
 				return true
 			}
 		case '/':
@@ -1405,33 +1417,203 @@ var phrases = []struct {
 	text string
 	then func(rest string) bool
 	word bool
+	at   func(s string, i, j int) bool // instead of then: s, the phrase's start and end
 }{
 	{"-----begin", func(rest string) bool {
 		end := strings.Index(rest, "-----")
 		return end >= 0 && end < 100 && strings.Contains(strings.ToLower(rest[:end]), "private key")
-	}, false},
-	{"putty-user-key-file-", func(rest string) bool { return true }, false},
-	{"bearer ", func(rest string) bool { return bearerToken(trimQuotes(rest)) }, false},
-	{"basic ", func(rest string) bool { return basicToken(trimQuotes(rest)) }, false},
-	{"token ", func(rest string) bool { return len(rest) >= 20 && looksRandom(rest[:runLen(rest, wordByte)]) }, false},
-	{"cookie:", func(rest string) bool { return cookiePair(trimQuotes(rest)) }, false},
-	{"cookie=", func(rest string) bool { return cookiePair(trimQuotes(rest)) }, false},
-	{"://", urlPassword, false},
-	{"hooks.slack.com/", func(rest string) bool { return runLen(rest, wordByte) >= 30 }, false},
-	{"discord.com/api/webhooks/", func(rest string) bool { return runLen(rest, wordByte) >= 20 }, false},
-	{"discordapp.com/api/webhooks/", func(rest string) bool { return runLen(rest, wordByte) >= 20 }, false},
-	{".webhook.office.com/webhookb2/", func(rest string) bool { return runLen(rest, wordByte) >= 20 }, false},
+	}, false, nil},
+	{"putty-user-key-file-", func(rest string) bool { return true }, false, nil},
+	{"bearer ", func(rest string) bool { return bearerToken(trimQuotes(rest)) }, false, nil},
+	{"basic ", func(rest string) bool { return basicToken(trimQuotes(rest)) }, false, nil},
+	// A secret name, blanks and a value, as .properties and .conf files
+	// and prose write them ("api key 7f3k…", "SECRET 8c1f…").
+	{"key ", nil, false, spacedValue}, {"secret ", nil, false, spacedValue}, {"token ", nil, false, spacedValue},
+	{"cookie:", func(rest string) bool { return cookiePair(trimQuotes(rest)) }, false, nil},
+	{"cookie=", func(rest string) bool { return cookiePair(trimQuotes(rest)) }, false, nil},
+	{"://", urlPassword, false, nil},
+	{"hooks.slack.com/", func(rest string) bool { return runLen(rest, wordByte) >= 30 }, false, nil},
+	{"discord.com/api/webhooks/", func(rest string) bool { return runLen(rest, wordByte) >= 20 }, false, nil},
+	{"discordapp.com/api/webhooks/", func(rest string) bool { return runLen(rest, wordByte) >= 20 }, false, nil},
+	{".webhook.office.com/webhookb2/", func(rest string) bool { return runLen(rest, wordByte) >= 20 }, false, nil},
 	// A command line's password option, "-Password X" (PowerShell's
 	// Connect-*, New-Object … -Password) or "--password X", "-password=X".
-	{"-password", passwordOption, true},
+	{"-password", passwordOption, true, nil},
 	// A .netrc entry: "machine HOST login USER password PASS" (netrc(5)).
-	{"machine ", netrcPassword, true},
+	{"machine ", netrcPassword, true, nil},
 	// A password given in prose: "the password is 'Secret123'".
-	{"password is ", quotedPassword, true},
+	{"password is ", quotedPassword, true, nil},
 	// .NET configuration: <add key="SmtpPassword" value="…"/> (appSettings).
-	{"key=", configEntry, false},
+	{"key=", configEntry, false, nil},
 	// .NET: new NetworkCredential("user", "password"[, "domain"]).
-	{"networkcredential(", credentialArgs, true},
+	{"networkcredential(", credentialArgs, true, nil},
+	// A name and a value as the two fields of an object: ECS task
+	// definitions and Kubernetes env lists in JSON ({"name": "DB_PASSWORD",
+	// "value": "…"}), and the key/value lists of other configurations.
+	{`"name"`, pairEntry, false, nil}, {`"key"`, pairEntry, false, nil},
+	// A name and a value as a call's first two arguments: PHP's
+	// define('DB_PASSWORD', '…') (wp-config.php), a default given to an
+	// environment variable (os.getenv("API_TOKEN", "…"),
+	// os.environ.get(…), Ruby's ENV.fetch(…)).
+	{"define(", callArgs, false, nil}, {"getenv(", callArgs, false, nil},
+	{"environ.get(", callArgs, false, nil}, {"env.fetch(", callArgs, false, nil},
+	// curl's password options (--tlspassword, --proxy-tlspassword) and its
+	// user:password (-u, --user, -U, --proxy-user).
+	{"tlspassword", passwordOption, false, nil},
+	{"curl ", curlUser, true, nil},
+}
+
+// spacedValue: at the phrase s[i:j] ("key ", "secret ", "token "), the
+// name it ends — with its word, and the word before it — is a secret's,
+// not a business one ("cache key", "primary key", "page token"), and the
+// value after the blanks is 16 or more characters that look random or are
+// a named key (namedKey), as after "=".
+func spacedValue(s string, i, j int) bool {
+	n := i
+	for n > 0 && i-n < 64 && nameByte(s[n-1]) {
+		n--
+	}
+	p := n
+	if p > 1 && s[p-1] == ' ' {
+		for p--; p > 0 && n-p < 32 && isAlnum(s[p-1]); p-- {
+		}
+	}
+	name := s[n : j-1]
+	if classifyName(name) != nameSecret || classifyName(s[p:j-1]) == nameNone {
+		return false
+	}
+	v := j
+	for v < len(s) && v-j < 4 && (s[v] == ' ' || s[v] == '\t') {
+		v++
+	}
+	if v < len(s) && quoteByte(s[v]) {
+		v++
+	}
+	w := v
+	for w < len(s) && w-v <= maxBody && valueByte(s[w]) {
+		w++
+	}
+	for w > v && (s[w-1] == '.' || s[w-1] == ':') {
+		w-- // sentence punctuation
+	}
+	val := s[v:w]
+	if len(val) < 16 || reference(val) || code(s, w) {
+		return false
+	}
+	return looksRandom(unescapeURL(val)) || namedKey(val)
+}
+
+// namedValue judges a value given under a name, as after "=": a
+// password's by passwordValue, a secret's when it looks random or is a
+// named key.
+func namedValue(name, v string) bool {
+	kind := classifyName(name)
+	if kind == nameNone || v == "" || reference(v) || stand(v) || sameName(v, name) {
+		return false
+	}
+	if kind == namePassword {
+		return !strings.Contains(v, "://") && passwordValue(v, '=')
+	}
+	return looksRandom(v) || namedKey(v)
+}
+
+// xmlElementAt: at the ">" at i, an element named as a secret holding its
+// value, <password>…</password>, <apiToken>…</apiToken> (Maven's
+// settings.xml, Spring and Jenkins configurations): a value without blanks
+// up to "</".
+func xmlElementAt(s string, i int) bool {
+	j := i
+	for j > 0 && i-j < 64 && (nameByte(s[j-1]) || s[j-1] == ':') {
+		j--
+	}
+	if j == i || j == 0 || s[j-1] != '<' {
+		return false
+	}
+	end := i + 1
+	for end < len(s) && end-i <= maxBody && s[end] != '<' && !isSpace(s[end]) {
+		end++
+	}
+	if end+1 >= len(s) || s[end] != '<' || s[end+1] != '/' {
+		return false
+	}
+	name := s[j:i]
+	if c := strings.LastIndexByte(name, ':'); c >= 0 {
+		name = name[c+1:] // a namespace prefix
+	}
+	return namedValue(name, s[i+1:end])
+}
+
+// pairEntry: after "name" or "key", ":" and a quoted name, then ","
+// and "value": and a quoted value, judged as after that name and "=".
+func pairEntry(rest string) bool {
+	rest = strings.TrimLeft(head(rest), " \t")
+	if !strings.HasPrefix(rest, ":") {
+		return false
+	}
+	name, after, ok := quoted(strings.TrimLeft(rest[1:], " \t"))
+	if !ok || classifyName(name) == nameNone {
+		return false
+	}
+	after = strings.TrimLeft(after, " \t")
+	if !strings.HasPrefix(after, ",") {
+		return false
+	}
+	after = strings.TrimLeft(after[1:], " \t")
+	if !strings.HasPrefix(strings.ToLower(after), `"value"`) {
+		return false
+	}
+	after = strings.TrimLeft(after[len(`"value"`):], " \t")
+	if !strings.HasPrefix(after, ":") {
+		return false
+	}
+	v, _, ok := quoted(strings.TrimLeft(after[1:], " \t"))
+	return ok && namedValue(name, v)
+}
+
+// callArgs: after "define(" or "getenv(", a quoted name, "," and a
+// quoted value, judged as after that name and "=".
+func callArgs(rest string) bool {
+	name, after, ok := quoted(strings.TrimLeft(head(rest), " \t"))
+	if !ok {
+		return false
+	}
+	after = strings.TrimLeft(after, " \t")
+	if !strings.HasPrefix(after, ",") {
+		return false
+	}
+	v, _, ok := quoted(strings.TrimLeft(after[1:], " \t"))
+	return ok && namedValue(name, v)
+}
+
+// curlUser: after "curl ", a user:password given with -u, --user, -U or
+// --proxy-user (curl(1)), the password judged as after "password:" and
+// not a template, variable or mask.
+func curlUser(rest string) bool {
+	var f [16]string
+	n := fields(head(rest), f[:])
+	for k := 0; k < n; k++ {
+		a, cred := f[k], ""
+		switch {
+		case (a == "-u" || a == "--user" || a == "-U" || a == "--proxy-user") && k+1 < n:
+			cred = f[k+1]
+		case strings.HasPrefix(a, "--user="):
+			cred = a[len("--user="):]
+		case strings.HasPrefix(a, "-u") && len(a) > 2 && a[2] != '-':
+			cred = a[2:]
+		default:
+			continue
+		}
+		cred = strings.Trim(cred, `"'`)
+		colon := strings.IndexByte(cred, ':')
+		if colon <= 0 {
+			continue
+		}
+		pw := cred[colon+1:]
+		if pw != "" && !stand(pw) && !reference(pw) && passwordValue(pw, ':') {
+			return true
+		}
+	}
+	return false
 }
 
 // configEntry: after `key=`, a quoted setting name that is a secret's or
@@ -1450,13 +1632,7 @@ func configEntry(rest string) bool {
 		return false
 	}
 	v, _, ok := quoted(after[len("value="):])
-	if !ok || v == "" || reference(v) {
-		return false
-	}
-	if kind == namePassword {
-		return passwordValue(v, '=')
-	}
-	return looksRandom(v) || namedKey(v)
+	return ok && namedValue(name, v)
 }
 
 // credentialArgs: after "NetworkCredential(", a quoted user name and a

@@ -463,6 +463,42 @@ func TestIsCredentialCases(t *testing.T) {
 		{"amqp://guest:Gu3st-2026x@broker.internal:5672", true},
 		{`password = "$ummer2024"`, true},
 		{"SMTP_PASSWORD=smtp-Passw0rd", true},
+		// Configuration shapes the outside test sets hold: an XML element
+		// named as a secret, a name/value object, a call's name and value,
+		// curl's user:password, a secret name and a value after blanks.
+		{"<password>Tr0ub4dor&amp;3</password>", true},
+		{"<apiToken>q8Zr2Lx7Vn4Kp1Tb9Wc3</apiToken>", true},
+		{"<ns:clientSecret>7f3kq9Zr2Lx7Vn4Kp1Tb</ns:clientSecret>", true},
+		{`{"name": "DB_PASSWORD", "value": "Wint3r!Sky"}`, true},
+		{`{"key": "smtp.password", "value": "m41l-Rel4y"}`, true},
+		{`define('DB_PASSWORD', 'Wint3r!Sky2026');`, true},
+		{`os.getenv("API_TOKEN", "q8Zr2Lx7Vn4Kp1Tb9Wc3")`, true},
+		{`ENV.fetch("SECRET_KEY_BASE", "9d2f7c1a8e4b6d3f0a5c9e2b7d1f4a8c")`, true},
+		{"curl -u deploy:Wint3r!Sky https://api.example.com", true},
+		{"curl --tlspassword Wint3r!Sky https://api.example.com", true},
+		{"api key 7f3kq9Zr2Lx7Vn4Kp1Tb9Wc3", true},
+		{"STRIPE SECRET 8c1f0a9e4b7d2c6f3a5e8b1d", true},
+		{"mailer.token   q8Zr2Lx7Vn4Kp1Tb9Wc3", true},
+		{"<password>${env.DB_PASS}</password>", false},
+		{"<password>changeme</password>", false},
+		{"<passwordPolicy>strict</passwordPolicy>", false},
+		{"<sessionTimeout>30m</sessionTimeout>", false},
+		{`{"name": "SESSION_TIMEOUT", "value": "3600"}`, false},
+		{`{"name": "DB_PASSWORD", "valueFrom": {"secretKeyRef": {"name": "db"}}}`, false},
+		{`define("DB_PASSWORD", "{placeholder}");`, false},
+		{`define('AUTH_COOKIE_NAME', 'wordpress_logged_in');`, false},
+		{`os.getenv("DB_PASSWORD", None)`, false},
+		{"curl -u $USER:$TOKEN https://api.example.com", false},
+		{"curl --user ${CI_USER}:${CI_TOKEN} https://api.example.com", false},
+		{"curl -u admin: https://example.com", false},
+		{"docker run -u 1000:1000 shop", false},
+		{"The cache key 5f1c2a9b8e7d6f4a3b2c1d0e is stale", false},
+		{"Primary key 9f86d081884c7d659a2feaa0c55ad015", false},
+		{"idempotency key 8e0f1a2b-3c4d-5e6f-7a8b-9c0d1e2f3a4b", false},
+		{"Your order token ORD2026120100012345 is ready", false},
+		{"Tracking key 9400111899223197428490", false},
+		{"SKU key WH2026BLKXL12345", false},
+		{"S3 object key 2026/12/01/report-7f3a9c.csv", false},
 	}
 	for _, c := range cases {
 		if got := expose.IsCredential(c.in); got != c.want {
@@ -479,7 +515,8 @@ func TestIsCredentialLinear(t *testing.T) {
 		"sk-", "ghp_", "api_key=", "/token/", "eyJa ", "MIIa\n", "Q~", "1234567:A", "x_", "%3D", "ｇｈｐ＿", "\u3164a",
 		"eyJabcdefghijklmnopq ", "token:", "key=a", "a.\n", "pat.\n",
 		"$1$", ",$1$", "$2b$12$ab", "x_sha256$", "a$", "-password ", "machine ", "machine a.b login b password ", "password is '",
-		`key="pass" value="`, `NetworkCredential("a", "`} {
+		`key="pass" value="`, `NetworkCredential("a", "`, "key ", "secret  ", "<a>", "<password>x", `"name": "password", "value": "`,
+		`define("password", "`, "curl -u ", "curl ", "tlspassword "} {
 		s := strings.Repeat(unit, (4<<20)/len(unit))
 		start := time.Now()
 		expose.IsCredential(s)
