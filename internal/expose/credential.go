@@ -332,7 +332,7 @@ var prefixRules = []prefixRule{
 	{"tk.eyJ", setKeyDot, 60, 0, checkVaried},
 	{"npm_", setAlnum, 36, 0, checkVaried}, {"pypi-AgE", setKey, 50, 0, checkVaried},
 	{"rubygems_", setHex, 48, 0, checkVaried}, {"CLOJARS_", setAlnum, 60, 0, checkVaried},
-	{"oy2", setAlnum, 43, 0, checkRandom},
+	{"oy2", setAlnum, 43, 43, checkDigit},
 	// Twilio, SendGrid, Mailgun, Brevo
 	{"SK", setHex, 32, 32, checkVaried}, {"SG.", setKeyDot, 60, 0, checkVaried},
 	{"key-", setHex, 32, 0, checkVaried}, {"xkeysib-", setKey, 70, 0, checkVaried},
@@ -400,6 +400,16 @@ var prefixRules = []prefixRule{
 	{"A3T", setUpper, 17, 17, checkVaried},
 	// Docker Hub personal access tokens
 	{"dckr_pat_", setKey, 27, 27, checkVaried},
+	// From Kingfisher's rules (mongodb/kingfisher) and semgrep's: Buildkite,
+	// Flexport, Nightfall, NVIDIA, Pagar.me, Supabase, Tailscale, Onfido
+	{"bkua_", setAlnum, 40, 0, checkVaried}, {"shltm_", setKey, 40, 0, checkVaried},
+	{"NF-", setAlnum, 32, 32, checkDigit}, {"nvapi-", setKey, 64, 0, checkVaried},
+	{"ak_live_", setAlnum, 30, 0, checkVaried}, {"ak_test_", setAlnum, 30, 0, checkVaried},
+	{"sbp_", setAlnum, 40, 0, checkVaried},
+	{"tskey-api-", setKey, 16, 0, checkDigit}, {"tskey-auth-", setKey, 16, 0, checkDigit},
+	{"tskey-client-", setKey, 16, 0, checkDigit}, {"tskey-scim-", setKey, 16, 0, checkDigit},
+	{"tskey-webhook-", setKey, 16, 0, checkDigit},
+	{"api_live.", setKeyDot, 40, 0, checkDigit}, {"api_sandbox.", setKeyDot, 40, 0, checkDigit},
 }
 
 // firstRule indexes prefixRules by the first byte of the prefix.
@@ -1436,6 +1446,10 @@ var phrases = []struct {
 	{"discord.com/api/webhooks/", func(rest string) bool { return runLen(rest, wordByte) >= 20 }, false, nil},
 	{"discordapp.com/api/webhooks/", func(rest string) bool { return runLen(rest, wordByte) >= 20 }, false, nil},
 	{".webhook.office.com/webhookb2/", func(rest string) bool { return runLen(rest, wordByte) >= 20 }, false, nil},
+	{"hooks.zapier.com/hooks/catch/", func(rest string) bool {
+		n := runLen(rest, func(c byte) bool { return isAlnum(c) || c == '/' })
+		return n >= 12 && hasDigit(rest[:n])
+	}, false, nil},
 	// A command line's password option, "-Password X" (PowerShell's
 	// Connect-*, New-Object … -Password) or "--password X", "-password=X".
 	{"-password", passwordOption, true, nil},
