@@ -406,9 +406,7 @@ var prefixRules = []prefixRule{
 	{"NF-", setAlnum, 32, 32, checkDigit}, {"nvapi-", setKey, 64, 0, checkVaried},
 	{"ak_live_", setAlnum, 30, 0, checkVaried}, {"ak_test_", setAlnum, 30, 0, checkVaried},
 	{"sbp_", setAlnum, 40, 0, checkVaried},
-	{"tskey-api-", setKey, 16, 0, checkDigit}, {"tskey-auth-", setKey, 16, 0, checkDigit},
-	{"tskey-client-", setKey, 16, 0, checkDigit}, {"tskey-scim-", setKey, 16, 0, checkDigit},
-	{"tskey-webhook-", setKey, 16, 0, checkDigit},
+	{"tskey-", setKey, 20, 0, checkDigit}, // tskey-api-, -auth-, -client-, -scim-, -webhook-
 	{"api_live.", setKeyDot, 40, 0, checkDigit}, {"api_sandbox.", setKeyDot, 40, 0, checkDigit},
 }
 
@@ -424,6 +422,7 @@ const (
 	tAlnum = 1 << iota
 	tPhrase
 	tMarker
+	tSpaced // the last byte of a spacedNames word
 )
 
 func init() {
@@ -447,8 +446,13 @@ func init() {
 			triggers[c] |= tAlnum
 		}
 	}
-	for _, c := range []byte("~=:/T.$>") {
+	for _, c := range []byte("~=:/T.$> (") {
 		triggers[c] |= tMarker
+	}
+	for _, w := range spacedNames {
+		c := w[len(w)-1]
+		triggers[c] |= tSpaced
+		triggers[c-32] |= tSpaced
 	}
 }
 
@@ -533,11 +537,19 @@ func scan(s string) bool {
 				return true
 			}
 		case '=', ':':
-			if assignmentAt(s, i) {
+			if assignmentAt(s, i) || c == ':' && pairAt(s, i) {
 				return true
 			}
 		case '>':
 			if xmlElementAt(s, i) {
+				return true
+			}
+		case ' ':
+			if i >= 3 && (triggers[s[i-1]]&tSpaced != 0) && spacedAt(s, i) {
+				return true
+			}
+		case '(':
+			if callAt(s, i) {
 				return true
 			}
 		case '/':
@@ -1436,9 +1448,6 @@ var phrases = []struct {
 	{"putty-user-key-file-", func(rest string) bool { return true }, false, nil},
 	{"bearer ", func(rest string) bool { return bearerToken(trimQuotes(rest)) }, false, nil},
 	{"basic ", func(rest string) bool { return basicToken(trimQuotes(rest)) }, false, nil},
-	// A secret name, blanks and a value, as .properties and .conf files
-	// and prose write them ("api key 7f3k…", "SECRET 8c1f…").
-	{"key ", nil, false, spacedValue}, {"secret ", nil, false, spacedValue}, {"token ", nil, false, spacedValue},
 	{"cookie:", func(rest string) bool { return cookiePair(trimQuotes(rest)) }, false, nil},
 	{"cookie=", func(rest string) bool { return cookiePair(trimQuotes(rest)) }, false, nil},
 	{"://", urlPassword, false, nil},
@@ -1461,20 +1470,55 @@ var phrases = []struct {
 	{"key=", configEntry, false, nil},
 	// .NET: new NetworkCredential("user", "password"[, "domain"]).
 	{"networkcredential(", credentialArgs, true, nil},
-	// A name and a value as the two fields of an object: ECS task
-	// definitions and Kubernetes env lists in JSON ({"name": "DB_PASSWORD",
-	// "value": "…"}), and the key/value lists of other configurations.
-	{`"name"`, pairEntry, false, nil}, {`"key"`, pairEntry, false, nil},
-	// A name and a value as a call's first two arguments: PHP's
-	// define('DB_PASSWORD', '…') (wp-config.php), a default given to an
-	// environment variable (os.getenv("API_TOKEN", "…"),
-	// os.environ.get(…), Ruby's ENV.fetch(…)).
-	{"define(", callArgs, false, nil}, {"getenv(", callArgs, false, nil},
-	{"environ.get(", callArgs, false, nil}, {"env.fetch(", callArgs, false, nil},
 	// curl's password options (--tlspassword, --proxy-tlspassword) and its
 	// user:password (-u, --user, -U, --proxy-user).
-	{"tlspassword", passwordOption, false, nil},
-	{"curl ", curlUser, true, nil},
+	{"-tlspassword", passwordOption, false, nil},
+	{"-u ", nil, false, curlUser}, {"-U ", nil, false, curlUser},
+	{"--user ", nil, false, curlUser}, {"--user=", nil, false, curlUser},
+	{"--proxy-user ", nil, false, curlUser},
+}
+
+// spacedNames are the secret names scan looks for before a blank
+// (spacedValue).
+var spacedNames = []string{"key", "secret", "token"}
+
+// callNames are the calls whose first two arguments are a name and its
+// value (callArgs): PHP's define('DB_PASSWORD', '…') (wp-config.php), a
+// default given to an environment variable (os.getenv("API_TOKEN", "…"),
+// os.environ.get(…), Ruby's ENV.fetch(…)).
+var callNames = []string{"define", "getenv", "environ.get", "env.fetch"}
+
+// spacedAt: at the blank at i, one of spacedNames ends before it.
+func spacedAt(s string, i int) bool {
+	for _, w := range spacedNames {
+		if i >= len(w) && equalFold(s[i-len(w):i], w) {
+			return spacedValue(s, i-len(w), i+1)
+		}
+	}
+	return false
+}
+
+// callAt: at the "(" at i, one of callNames ends before it.
+func callAt(s string, i int) bool {
+	for _, w := range callNames {
+		if i >= len(w) && equalFold(s[i-len(w):i], w) && (i == len(w) || !isAlnum(s[i-len(w)-1])) {
+			return callArgs(s[i+1:])
+		}
+	}
+	return false
+}
+
+// pairAt: at the ":" at i, after "name" or "key" in quotes: a name and a
+// value as the two fields of an object (pairEntry).
+func pairAt(s string, i int) bool {
+	k := i
+	for k > 0 && i-k < 4 && s[k-1] == ' ' {
+		k--
+	}
+	if strings.HasSuffix(s[:k], `"name"`) || strings.HasSuffix(s[:k], `"key"`) {
+		return pairEntry(s[k:])
+	}
+	return false
 }
 
 // spacedValue: at the phrase s[i:j] ("key ", "secret ", "token "), the
@@ -1599,35 +1643,29 @@ func callArgs(rest string) bool {
 	return ok && namedValue(name, v)
 }
 
-// curlUser: after "curl ", a user:password given with -u, --user, -U or
-// --proxy-user (curl(1)), the password judged as after "password:" and
-// not a template, variable or mask.
-func curlUser(rest string) bool {
-	var f [16]string
-	n := fields(head(rest), f[:])
-	for k := 0; k < n; k++ {
-		a, cred := f[k], ""
-		switch {
-		case (a == "-u" || a == "--user" || a == "-U" || a == "--proxy-user") && k+1 < n:
-			cred = f[k+1]
-		case strings.HasPrefix(a, "--user="):
-			cred = a[len("--user="):]
-		case strings.HasPrefix(a, "-u") && len(a) > 2 && a[2] != '-':
-			cred = a[2:]
-		default:
-			continue
-		}
-		cred = strings.Trim(cred, `"'`)
-		colon := strings.IndexByte(cred, ':')
-		if colon <= 0 {
-			continue
-		}
-		pw := cred[colon+1:]
-		if pw != "" && !stand(pw) && !reference(pw) && passwordValue(pw, ':') {
-			return true
-		}
+// curlUser: at the option s[i:j] (-u, --user, -U, --proxy-user) of a
+// curl command on the same line, a user:password (curl(1)), the password
+// judged as after "password:" and not a template, variable or mask.
+func curlUser(s string, i, j int) bool {
+	line := s[max(0, i-maxBody):i]
+	if nl := strings.LastIndexByte(line, '\n'); nl >= 0 {
+		line = line[nl+1:]
 	}
-	return false
+	c := strings.Index(line, "curl ")
+	if c < 0 || c > 0 && isAlnum(line[c-1]) || i > 0 && s[i-1] != ' ' {
+		return false
+	}
+	var f [1]string
+	if fields(head(s[j:]), f[:]) == 0 {
+		return false
+	}
+	cred := strings.Trim(f[0], `"'`)
+	colon := strings.IndexByte(cred, ':')
+	if colon <= 0 {
+		return false
+	}
+	pw := cred[colon+1:]
+	return pw != "" && !stand(pw) && !reference(pw) && passwordValue(pw, ':')
 }
 
 // configEntry: after `key=`, a quoted setting name that is a secret's or
