@@ -3,6 +3,7 @@ package expose
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/pinholectx/pinhole/internal/jsonval"
 	"github.com/pinholectx/pinhole/internal/wire"
@@ -57,10 +58,24 @@ type resolver struct {
 	path    jsonval.Pointer
 }
 
+// tokenError reports a fault at a place of the input. The member names
+// are the caller's own, but an error is bounded like any answer: a name
+// longer than maxErrorName characters or shaped like a credential is left
+// out, and the member holding it is named instead.
 func tokenError(at jsonval.Pointer, msg string) *wire.Error {
+	inside := ""
+	for i, tok := range at {
+		if utf8.RuneCountInString(tok) > maxErrorName || IsCredential(tok) {
+			at, inside = at[:i], " (a member inside)"
+			break
+		}
+	}
 	p := at.String()
-	return wire.NewError(wire.CodeInvalidInput, "input"+p+": "+msg, p)
+	return wire.NewError(wire.CodeInvalidInput, "input"+p+inside+": "+msg, p)
 }
+
+// maxErrorName bounds a member name an input error repeats.
+const maxErrorName = 128
 
 // slotAt returns the index of the slot at the current path, or -1.
 func (r *resolver) slotAt() int {

@@ -52,6 +52,8 @@ func TestResolveTokens(t *testing.T) {
 		{"placeholder in an object", `{"a":{"b~/":` + ph(card) + `}}`, "", "/a/b~0~1"},
 		{"placeholder object with a made-up token outside a slot", `{"a":{"$placeholder":7}}`, "", "/a"},
 		{"token as a member name", `{"a":{"` + phone + `":1}}`, "", "/a"},
+		{"a long member name is not repeated", `{"a":{"` + strings.Repeat("n", 200) + `":{"b":"` + phone + `"}}}`, "", "/a"},
+		{"a credential-shaped member name is not repeated", `{"a":{"ghp_` + strings.Repeat("R8kQ2vZpX7", 3) + `mLw3Nc":"` + phone + `"}}`, "", "/a"},
 		{"whole input a placeholder", ph(card), "", ""},
 		{"slot path inside an array is no slot", `{"list":[{"card":` + ph(card) + `}]}`, "", "/list/0/card"},
 		{"resolved values are not walked again", `{"card":` + ph(card) + `,"contact":{"phone":"` + phone + `"}}`,
