@@ -91,11 +91,12 @@ func normalize(s string) string {
 	return s
 }
 
-// fold removes invisible and format characters, the C0 controls other than
-// tab and line breaks, combining marks and replacement characters (any of
-// them can cut a key in two: `ghp_…\u000b…`, a lone surrogate from the
-// bridge), folds the Unicode spaces (a no-break space between a name and
-// its value) to a blank, and width and font variants to ASCII. It returns s
+// fold removes invisible and format characters; reads as a blank the C0
+// controls other than tab and line breaks, combining marks, replacement
+// characters (any of them can cut a key in two, `ghp_…\u000b…`, or part it
+// from the word before, and the net joins a key cut by blanks) and every
+// Unicode space (a no-break space between a name and its value); and folds
+// width and font variants to ASCII. It returns s
 // itself when nothing changes.
 func fold(s string) string {
 	i := 0
@@ -128,11 +129,16 @@ func fold(s string) string {
 func foldRune(r rune) (out rune, drop bool) {
 	switch {
 	case r < 0x7f:
-		return r, cutter(byte(r))
+		if cutter(byte(r)) {
+			return ' ', false
+		}
+		return r, false
 	case plainLetter(r):
 		return r, false
-	case invisible(r) || r == utf8.RuneError || unicode.In(r, unicode.Cf, unicode.Mn):
+	case invisible(r) || unicode.Is(unicode.Cf, r):
 		return 0, true
+	case r == utf8.RuneError || unicode.Is(unicode.M, r):
+		return ' ', false
 	case r >= 0xff01 && r <= 0xff5e:
 		return r - 0xfee0, false
 	case unicode.In(r, unicode.Zs, unicode.Zl, unicode.Zp):

@@ -41,3 +41,18 @@ func TestFoldJoinsWhatCutsAKey(t *testing.T) {
 		}
 	}
 }
+
+// TestFoldKeepsKeyStarts: a control character or a combining mark between
+// a word and a key reads as a blank, so the key still starts a token; and
+// decomposed text does not fold into one long word.
+func TestFoldKeepsKeyStarts(t *testing.T) {
+	for _, s := range []string{"Ref\u001fglpat-sVgkZVtpVlrJtXbPlIM_", "Order SO-1001\u001fAKIAIOSFODNN7EXAMPLE", "Khoa\u0301glpat-sVgkZVtpVlrJtXbPlIM_"} {
+		if !IsCredential(s) {
+			t.Errorf("%q passes", s)
+		}
+	}
+	nfd := "Nha\u0302nVie\u0302nXua\u0302\u0301tSa\u0306\u0301cTha\u0301ngMu\u031bo\u031b\u0300iHai2026Pho\u0300ngKinhDoanh"
+	if IsCredential(nfd) {
+		t.Errorf("decomposed Vietnamese text is taken for a credential: %q", nfd)
+	}
+}

@@ -204,7 +204,7 @@ func redescribeChanged(ptr jsonval.Pointer, from, to *Snapshot) bool {
 	if !changedAt(ptr, from, to) {
 		return false
 	}
-	if pg := to.Plan.Page; pg != nil && (slices.Equal(ptr, pg.Route) || slices.Equal(ptr, pg.Title)) {
+	if pg := to.Plan.Page; pg != nil && (pg.Route != nil && slices.Equal(ptr, pg.Route) || pg.Title != nil && slices.Equal(ptr, pg.Title)) {
 		return !samePlace(from.getBase().page, to.getBase().page)
 	}
 	for _, key := range to.Plan.State {

@@ -33,3 +33,16 @@ func TestRedescribeOnHiddenRouteChange(t *testing.T) {
 		t.Errorf("a route change behind [redacted] asks for a redescribe: %s", after[strings.Index(after, `"redescribe"`):])
 	}
 }
+
+// A redescribeOn path of the whole state ("") still asks for a redescribe
+// when any declared value changes, whatever of route and title the page
+// declares (an undeclared route is no root pointer).
+func TestRedescribeOnRootWithTitleOnly(t *testing.T) {
+	m := `{"pinhole":1,"page":{"title":"/t"},"regions":[{"id":"main"}],"state":{"f":"/f"},"redescribeOn":[""]}`
+	s := sessionWith(t, m, `{"t":"Orders","f":"one"}`)
+	mustRaw(t, s, `{"op":"describe"}`)
+	mustRaw(t, s, `{"op":"observe","state":{"t":"Orders","f":"two"}}`)
+	if after := mustRaw(t, s, `{"op":"after","since":"s1"}`); !strings.Contains(after, `"reasons":["records"]`) {
+		t.Errorf("a root redescribeOn change asks for no redescribe: %s", after[strings.Index(after, `"redescribe"`):])
+	}
+}
