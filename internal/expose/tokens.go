@@ -60,12 +60,11 @@ type resolver struct {
 
 // tokenError reports a fault at a place of the input. The member names
 // are the caller's own, but an error is bounded like any answer: a name
-// longer than maxErrorName characters or shaped like a credential is left
-// out, and the member holding it is named instead.
+// Nameable refuses is left out, and the member holding it is named instead.
 func tokenError(at jsonval.Pointer, msg string) *wire.Error {
 	inside := ""
 	for i, tok := range at {
-		if utf8.RuneCountInString(tok) > maxErrorName || IsCredential(tok) {
+		if !Nameable(tok) {
 			at, inside = at[:i], " (a member inside)"
 			break
 		}
@@ -74,8 +73,14 @@ func tokenError(at jsonval.Pointer, msg string) *wire.Error {
 	return wire.NewError(wire.CodeInvalidInput, "input"+p+inside+": "+msg, p)
 }
 
-// maxErrorName bounds a member name an input error repeats.
-const maxErrorName = 128
+// Nameable reports whether an error may repeat a member name the caller
+// wrote: at most MaxErrorName characters, and not shaped like a credential.
+func Nameable(name string) bool {
+	return utf8.RuneCountInString(name) <= MaxErrorName && !IsCredential(name)
+}
+
+// MaxErrorName bounds a member name an input error repeats.
+const MaxErrorName = 128
 
 // slotAt returns the index of the slot at the current path, or -1.
 func (r *resolver) slotAt() int {

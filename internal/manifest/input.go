@@ -171,7 +171,7 @@ func checkObject(s, v *jsonval.Value, at string) *wire.Error {
 // written by the caller, not taken from the state, so it may be named;
 // one that is long or looks like a credential is only counted.
 func undeclared(at, key string) *wire.Error {
-	if utf8.RuneCountInString(key) <= maxNameChars && !expose.IsCredential(key) {
+	if expose.Nameable(key) {
 		return inputError(join(at, key), "is not a declared property (additionalProperties is false)")
 	}
 	return inputError(at, "has a member that is not a declared property (additionalProperties is false)")

@@ -209,9 +209,8 @@ func redescribeChanged(ptr jsonval.Pointer, from, to *Snapshot) bool {
 	}
 	for _, key := range to.Plan.State {
 		if slices.Equal(ptr, key.From) {
-			now, n := projectedState(to.getBase(), key.Name)
-			was, wasN := projectedState(from.getBase(), key.Name)
-			return string(now.Value) != string(was.Value) || n != wasN
+			_, _, shows := stateShows(from.getBase(), to.getBase(), key.Name)
+			return shows
 		}
 	}
 	return true
@@ -320,9 +319,8 @@ func changedState(from, to *Snapshot) (wire.Members, wire.Counts) {
 		if fb == nil {
 			fb = from.getBase()
 		}
-		m, n := projectedState(b, key.Name)
-		was, wasN := projectedState(fb, key.Name)
-		if string(was.Value) == string(m.Value) && wasN == n && slices.Contains(fb.stateLeft, key.Name) == slices.Contains(b.stateLeft, key.Name) {
+		m, n, shows := stateShows(fb, b, key.Name)
+		if !shows {
 			continue // the same to the agent (a null that became cut is not)
 		}
 		out = append(out, m)
@@ -331,6 +329,17 @@ func changedState(from, to *Snapshot) (wire.Members, wire.Counts) {
 		}
 	}
 	return out, cut
+}
+
+// stateShows reports whether state key name shows differently in b than in
+// fb (a null that became cut does), with its projection in b and its length
+// before truncation (-1: not truncated).
+func stateShows(fb, b *base, name string) (wire.Member, int, bool) {
+	m, n := projectedState(b, name)
+	was, wasN := projectedState(fb, name)
+	same := string(was.Value) == string(m.Value) && wasN == n &&
+		slices.Contains(fb.stateLeft, name) == slices.Contains(b.stateLeft, name)
+	return m, n, !same
 }
 
 // projectedState returns state key name as b projects it (null when
