@@ -114,6 +114,67 @@ func (c *compiler) checkOverlap() {
 			}
 		}
 	}
+	c.checkWatched(plain, protected)
+}
+
+// checkWatched rejects a redescribeOn or sessionScope path whose change
+// would tell the agent what the context hides. Such a path is read whole and
+// compared raw, so it must not hold a collection's records or the feedback
+// (undeclared members would enter the module, and their changes are
+// reported already), a protected value, or a page or state value and more
+// (a change behind "[redacted]" or past the truncation would show). A path
+// equal to or inside a page or state value is compared as the context shows
+// that value, with all it holds (project.After).
+func (c *compiler) checkWatched(plain, protected []declared) {
+	p := c.plan
+	watched := make([]declared, 0, len(p.RedescribeOn)+1)
+	for i, r := range p.RedescribeOn {
+		watched = append(watched, declared{base: r, section: "/redescribeOn", index: i})
+	}
+	if p.SessionScope != nil {
+		watched = append(watched, declared{base: p.SessionScope, section: "/sessionScope", index: -1})
+	}
+	// Every item of a collection or of the feedback, whatever it declares.
+	var items []declared
+	for ci, col := range p.Collections {
+		items = append(items, declared{base: col.From, star: true, section: "/collections", index: ci, sub: "/from"})
+	}
+	if f := p.Feedback; f != nil {
+		items = append(items, declared{base: f.From, star: true, section: "/feedback/from", index: -1})
+	}
+	for i := range watched {
+		w := &watched[i]
+		for _, places := range [3][]declared{protected, items, plain} {
+			for j := range places {
+				d := &places[j]
+				if !overlaps(w, d) {
+					continue
+				}
+				switch {
+				case d.protected != Plain:
+					c.fail(path(w.at()), "covers "+d.at()+", declared "+d.protected.String()+": its changes must not show; watch a value outside it")
+				case d.section == "/collections" || d.section == "/feedback/from":
+					c.fail(path(w.at()), "covers "+d.at()+", whose changes the after reports already; watch a value outside the collection, such as its filter, sort or page")
+				case w.len() < d.len() && !shownWhole(w, plain):
+					c.fail(path(w.at()), "holds "+d.at()+" and more; name that value's path itself or a value outside it")
+				default:
+					continue
+				}
+				return
+			}
+		}
+	}
+}
+
+// shownWhole reports whether w is equal to or inside a page or state value
+// of plain, which the after then compares as shown, with all it holds.
+func shownWhole(w *declared, plain []declared) bool {
+	for i := range plain {
+		if d := &plain[i]; d.section != "/collections" && d.section != "/feedback/text" && w.len() >= d.len() && overlaps(w, d) {
+			return true
+		}
+	}
+	return false
 }
 
 // overlaps reports whether one path is a prefix of the other, "*" matching

@@ -196,19 +196,28 @@ func setReasons(r *wire.Redescribe, why [6]bool) {
 }
 
 // redescribeChanged reports whether the redescribeOn value at ptr changed.
-// A value that is also the page's route or title, or a state key, counts
-// only when it shows differently: one that changed behind "[redacted]" or
-// past the truncation would otherwise tell the agent what the context
-// hides.
+// A path equal to or inside the page's route, title or an allowed param, or
+// a state key, counts only when that value shows differently: one that
+// changed behind "[redacted]" or past the truncation would otherwise tell
+// the agent what the context hides. The manifest admits no redescribeOn
+// path that holds more than such a value (manifest.checkWatched).
 func redescribeChanged(ptr jsonval.Pointer, from, to *Snapshot) bool {
 	if !changedAt(ptr, from, to) {
 		return false
 	}
-	if pg := to.Plan.Page; pg != nil && (pg.Route != nil && slices.Equal(ptr, pg.Route) || pg.Title != nil && slices.Equal(ptr, pg.Title)) {
-		return !samePlace(from.getBase().page, to.getBase().page)
+	within := func(place jsonval.Pointer) bool {
+		return place != nil && len(ptr) >= len(place) && slices.Equal(ptr[:len(place)], place)
+	}
+	if pg := to.Plan.Page; pg != nil {
+		if within(pg.Route) || within(pg.Title) {
+			return !samePlace(from.getBase().page, to.getBase().page)
+		}
+		if pg.Params != nil && len(ptr) > len(pg.Params) && within(pg.Params) && slices.Contains(pg.Allow, ptr[len(pg.Params)]) {
+			return !sameParam(from.getBase().page, to.getBase().page, ptr[len(pg.Params)])
+		}
 	}
 	for _, key := range to.Plan.State {
-		if slices.Equal(ptr, key.From) {
+		if within(key.From) {
 			_, _, shows := stateShows(from.getBase(), to.getBase(), key.Name)
 			return shows
 		}
@@ -382,6 +391,37 @@ func samePlace(a, b *wire.Page) bool {
 		return -1
 	}
 	return cutOf(a, "route") == cutOf(b, "route") && cutOf(a, "title") == cutOf(b, "title")
+}
+
+// sameParam reports whether the page param name shows the same in a and b:
+// the same value, truncated at the same length.
+func sameParam(a, b *wire.Page, name string) bool {
+	var none wire.Page
+	if a == nil {
+		a = &none
+	}
+	if b == nil {
+		b = &none
+	}
+	value := func(p *wire.Page) (string, bool) {
+		for _, m := range p.Params {
+			if m.Key == name {
+				return string(m.Value), true
+			}
+		}
+		return "", false
+	}
+	cut := func(p *wire.Page) int {
+		for _, c := range p.Truncated {
+			if c.Key == "params/"+name {
+				return c.N
+			}
+		}
+		return -1
+	}
+	av, aok := value(a)
+	bv, bok := value(b)
+	return av == bv && aok == bok && cut(a) == cut(b)
 }
 
 // RecordChanged reports whether record tr of to shows differently from the

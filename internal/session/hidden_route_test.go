@@ -4,6 +4,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/pinholectx/pinhole/internal/session"
 )
 
 // context-model.md: navigation is the route or title changed as the agent
@@ -34,15 +36,54 @@ func TestRedescribeOnHiddenRouteChange(t *testing.T) {
 	}
 }
 
-// A redescribeOn path of the whole state ("") still asks for a redescribe
-// when any declared value changes, whatever of route and title the page
-// declares (an undeclared route is no root pointer).
-func TestRedescribeOnRootWithTitleOnly(t *testing.T) {
-	m := `{"pinhole":1,"page":{"title":"/t"},"regions":[{"id":"main"}],"state":{"f":"/f"},"redescribeOn":[""]}`
-	s := sessionWith(t, m, `{"t":"Orders","f":"one"}`)
+// A redescribeOn path outside every declared value is the app's own signal:
+// its change asks for a redescribe, whatever of route and title the page
+// declares (an undeclared route holds no path).
+func TestRedescribeOnOwnSignalWithTitleOnly(t *testing.T) {
+	m := `{"pinhole":1,"page":{"title":"/t"},"regions":[{"id":"main"}],"state":{"f":"/f"},"redescribeOn":["/x"]}`
+	s := sessionWith(t, m, `{"t":"Orders","f":"one","x":1}`)
 	mustRaw(t, s, `{"op":"describe"}`)
-	mustRaw(t, s, `{"op":"observe","state":{"t":"Orders","f":"two"}}`)
+	mustRaw(t, s, `{"op":"observe","state":{"t":"Orders","f":"one","x":2}}`)
 	if after := mustRaw(t, s, `{"op":"after","since":"s1"}`); !strings.Contains(after, `"reasons":["records"]`) {
-		t.Errorf("a root redescribeOn change asks for no redescribe: %s", after[strings.Index(after, `"redescribe"`):])
+		t.Errorf("a redescribeOn change asks for no redescribe: %s", after[strings.Index(after, `"redescribe"`):])
+	}
+}
+
+// A redescribeOn path equal to or inside an allowed page param or a state
+// value counts as the agent sees that value: a change behind "[redacted]"
+// asks for no redescribe, a change that shows does.
+func TestRedescribeOnInsideShownValues(t *testing.T) {
+	m := `{"pinhole":1,"page":{"route":"/r","params":{"from":"/q","allow":["invite"]}},"regions":[{"id":"main"}],` +
+		`"state":{"f":"/f"},"redescribeOn":["/q/invite","/f/link"]}`
+	st := func(invite, link string) string {
+		return `{"r":"/join","q":{"invite":"` + invite + `"},"f":{"link":"` + link + `"}}`
+	}
+	const keyA, keyB = "ghp_R8kQ2vZpX7mLw3NcYt9HbJfD5sGaE1uKoP4i", "ghp_Zz1Q2vZpX7mLw3NcYt9HbJfD5sGaE1uKoP4i"
+	for _, tc := range []struct {
+		name     string
+		from, to string
+		want     string
+	}{
+		{"param behind [redacted]", st(keyA, "a"), st(keyB, "a"), `"required":false`},
+		{"state member behind [redacted]", st("x", keyA), st("x", keyB), `"required":false`},
+		{"param that shows", st("x", "a"), st("y", "a"), `"reasons":["records"]`},
+		{"state member that shows", st("x", "a"), st("x", "b"), `"reasons":["records"]`},
+	} {
+		s := sessionWith(t, m, tc.from)
+		mustRaw(t, s, `{"op":"describe"}`)
+		mustRaw(t, s, `{"op":"observe","state":`+tc.to+`}`)
+		if after := mustRaw(t, s, `{"op":"after","since":"s1"}`); !strings.Contains(after, tc.want) {
+			t.Errorf("%s: want %s: %s", tc.name, tc.want, after[strings.Index(after, `"redescribe"`):])
+		}
+	}
+}
+
+// A redescribeOn path that holds more than a shown value is refused at
+// load: its raw change would tell what the context hides.
+func TestRedescribeOnAroundShownValueRefused(t *testing.T) {
+	m := `{"pinhole":1,"page":{"title":"/t"},"regions":[{"id":"main"}],"state":{"f":"/f"},"redescribeOn":[""]}`
+	out := rawCall(t, session.New(), `{"op":"load","key":"`+exchangeKey+`","manifest":`+m+`}`)
+	if !strings.Contains(out, `"/redescribeOn/0: holds /state/f and more`) {
+		t.Errorf("a root redescribeOn loads: %s", out)
 	}
 }

@@ -336,6 +336,11 @@ func vectors(t *testing.T) []vector {
 		{"manifest-field-condition-in-page-scope", badManifest("/capabilities/3/unavailable/0/when", `{"field":"/status","eq":"x"}`)},
 		{"manifest-missing-format", badManifest("/pinhole", "")},
 		{"manifest-bad-expose", badManifest("/collections/0/fields/email/expose", `"hash"`)},
+		// A redescribeOn or sessionScope path is compared raw: it may not
+		// hold records, feedback, a protected value, or a page or state
+		// value and more.
+		{"manifest-redescribe-on-records", badManifest("/redescribeOn/1", `"/orders"`)},
+		{"manifest-redescribe-on-page-and-more", badManifest("/redescribeOn/0", `"/router"`)},
 		// "$schema" and "$comment" annotate a manifest and change nothing.
 		{"manifest-annotations", seq(m.with(t, "/$schema", `"./node_modules/@pinholectx/pinhole/manifest.schema.json"`).
 			with(t, "/$comment", `"Orders console"`).with(t, "/state/$comment", `"list controls"`).

@@ -1,0 +1,51 @@
+package manifest_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/pinholectx/pinhole/internal/manifest"
+)
+
+// TestWatchedPaths: a redescribeOn or sessionScope path is read whole and
+// compared raw, so it may not hold a collection, the feedback, a protected
+// value or more than a page or state value; one equal to or inside a page or
+// state value is compared as shown, and one outside every declared value is
+// the app's own signal.
+func TestWatchedPaths(t *testing.T) {
+	const base = `"page":{"route":"/router/path","params":{"from":"/router/query","allow":["status"]}},` +
+		`"regions":[{"id":"r"}],` +
+		`"collections":[{"region":"r","from":"/orders/items","id":"/number","fields":{"status":{"from":"/status"},"card":{"from":"/card","expose":"placeholder"}}}],` +
+		`"state":{"filter":"/orders/filter","first":"/orders/filter/0","role":"/session/role"},` +
+		`"feedback":{"from":"/ui/toasts","text":"/message"}`
+	for _, tc := range []struct {
+		watch string // members added to the manifest
+		err   string // "" when the manifest loads
+	}{
+		{`"redescribeOn":["/router/path","/orders/filter","/orders/page"],"sessionScope":"/session/tenant"`, ""},
+		{`"redescribeOn":["/orders/filter/status","/router/query/status"]`, ""},
+		// /orders/filter is a state value, compared as shown with the state
+		// value /orders/filter/0 in it.
+		{`"redescribeOn":["/orders/filter","/orders/filter/1"]`, ""},
+		{`"redescribeOn":["/orders"]`, "/redescribeOn/0: covers /collections/0/fields/card, declared placeholder"},
+		{`"redescribeOn":["/ui/page","/orders/items"]`, "/redescribeOn/1: covers /collections/0/fields/card"},
+		{`"redescribeOn":["/orders/items/3/note"]`, "/redescribeOn/0: covers /collections/0/from, whose changes the after reports already"},
+		{`"redescribeOn":["/orders/items/3/status"]`, "/redescribeOn/0: covers /collections/0/from"},
+		{`"redescribeOn":["/ui/toasts/0/kind"]`, "/redescribeOn/0: covers /feedback/from"},
+		{`"redescribeOn":["/ui"]`, "/redescribeOn/0: covers /feedback/from"},
+		{`"redescribeOn":["/router"]`, "/redescribeOn/0: holds /page/route and more"},
+		{`"redescribeOn":["/router/query"]`, "/redescribeOn/0: holds /page/params/allow/0 and more"},
+		{`"sessionScope":"/session"`, "/sessionScope: holds /state/role and more"},
+		{`"sessionScope":""`, "/sessionScope: covers /collections/0/fields/card"},
+		{`"sessionScope":"/orders/items/0/card"`, "/sessionScope: covers /collections/0/fields/card"},
+	} {
+		m := `{"pinhole":1,` + base + `,` + tc.watch + `}`
+		_, err := manifest.Parse([]byte(m))
+		switch {
+		case tc.err == "" && err != nil:
+			t.Errorf("%s: %v", tc.watch, err)
+		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+			t.Errorf("%s: error %v, want %q", tc.watch, err, tc.err)
+		}
+	}
+}
