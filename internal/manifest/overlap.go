@@ -127,43 +127,48 @@ func (c *compiler) checkOverlap() {
 // that value, with all it holds (project.After).
 func (c *compiler) checkWatched(plain, protected []declared) {
 	p := c.plan
-	watched := make([]declared, 0, len(p.RedescribeOn)+1)
 	for i, r := range p.RedescribeOn {
-		watched = append(watched, declared{base: r, section: "/redescribeOn", index: i})
-	}
-	if p.SessionScope != nil {
-		watched = append(watched, declared{base: p.SessionScope, section: "/sessionScope", index: -1})
-	}
-	// Every item of a collection or of the feedback, whatever it declares.
-	var items []declared
-	for ci, col := range p.Collections {
-		items = append(items, declared{base: col.From, star: true, section: "/collections", index: ci, sub: "/from"})
-	}
-	if f := p.Feedback; f != nil {
-		items = append(items, declared{base: f.From, star: true, section: "/feedback/from", index: -1})
-	}
-	for i := range watched {
-		w := &watched[i]
-		for _, places := range [3][]declared{protected, items, plain} {
-			for j := range places {
-				d := &places[j]
-				if !overlaps(w, d) {
-					continue
-				}
-				switch {
-				case d.protected != Plain:
-					c.fail(path(w.at()), "covers "+d.at()+", declared "+d.protected.String()+": its changes must not show; watch a value outside it")
-				case d.section == "/collections" || d.section == "/feedback/from":
-					c.fail(path(w.at()), "covers "+d.at()+", whose changes the after reports already; watch a value outside the collection, such as its filter, sort or page")
-				case w.len() < d.len() && !shownWhole(w, plain):
-					c.fail(path(w.at()), "holds "+d.at()+" and more; name that value's path itself or a value outside it")
-				default:
-					continue
-				}
-				return
-			}
+		if !c.watched(declared{base: r, section: "/redescribeOn", index: i}, plain, protected) {
+			return
 		}
 	}
+	if p.SessionScope != nil {
+		c.watched(declared{base: p.SessionScope, section: "/sessionScope", index: -1}, plain, protected)
+	}
+}
+
+// watched checks one redescribeOn or sessionScope path w (checkWatched) and
+// reports whether it passed.
+func (c *compiler) watched(w declared, plain, protected []declared) bool {
+	for j := range protected {
+		if d := &protected[j]; overlaps(&w, d) {
+			c.fail(path(w.at()), "covers "+d.at()+", declared "+d.protected.String()+": its changes must not show; watch a value outside it")
+			return false
+		}
+	}
+	// Every item of a collection or of the feedback, whatever it declares.
+	items := func(d declared) bool {
+		if overlaps(&w, &d) {
+			c.fail(path(w.at()), "covers "+d.at()+", whose changes the after reports already; watch a value outside the collection, such as its filter, sort or page")
+			return false
+		}
+		return true
+	}
+	for ci, col := range c.plan.Collections {
+		if !items(declared{base: col.From, star: true, section: "/collections", index: ci, sub: "/from"}) {
+			return false
+		}
+	}
+	if f := c.plan.Feedback; f != nil && !items(declared{base: f.From, star: true, section: "/feedback/from", index: -1}) {
+		return false
+	}
+	for j := range plain {
+		if d := &plain[j]; w.len() < d.len() && overlaps(&w, d) && !shownWhole(&w, plain) {
+			c.fail(path(w.at()), "holds "+d.at()+" and more; name that value's path itself or a value outside it")
+			return false
+		}
+	}
+	return true
 }
 
 // shownWhole reports whether w is equal to or inside a page or state value
