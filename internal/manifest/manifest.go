@@ -90,7 +90,7 @@ type Plan struct {
 	// The prune package keeps states and patches to it.
 	Reads wire.Reads
 
-	regionIndex, capabilityIndex map[string]int
+	regionIndex, capabilityIndex nameIndex
 	tree                         *prune.Tree // the tree Reads was listed from
 }
 
@@ -173,18 +173,58 @@ func (c *Capability) Scope() string {
 
 // lookupRegion returns the index of the region named id, or -1.
 func (p *Plan) lookupRegion(id string) int {
-	if i, ok := p.regionIndex[id]; ok {
-		return i
+	return p.regionIndex.lookup(id, p.regionID)
+}
+
+func (p *Plan) regionID(i int32) string { return p.Regions[i].ID }
+
+// CapabilityIndex returns the index of the capability named name, or -1.
+func (p *Plan) CapabilityIndex(name string) int {
+	return p.capabilityIndex.lookup(name, p.capabilityName)
+}
+
+func (p *Plan) capabilityName(i int32) string { return p.Capabilities[i].Name }
+
+// nameIndex finds a region or capability by name: the positions of the
+// names in their list, sorted by name, searched by halves. A map would
+// cost a dozen allocations at every load, each counting against V8's
+// tier-up budget of the Go allocator (BENCHMARKS.md, "Tier-up budgets at
+// start-up"); this is one.
+type nameIndex []int32
+
+// search returns where name is or would go in x, and whether it is there;
+// nameOf gives the name at a position of the list.
+func (x nameIndex) search(name string, nameOf func(int32) string) (int, bool) {
+	lo, hi := 0, len(x)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if nameOf(x[m]) < name {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo, lo < len(x) && nameOf(x[lo]) == name
+}
+
+// lookup returns the position of name in the list, or -1.
+func (x nameIndex) lookup(name string, nameOf func(int32) string) int {
+	if at, ok := x.search(name, nameOf); ok {
+		return int(x[at])
 	}
 	return -1
 }
 
-// CapabilityIndex returns the index of the capability named name, or -1.
-func (p *Plan) CapabilityIndex(name string) int {
-	if i, ok := p.capabilityIndex[name]; ok {
-		return i
+// add records that name is at position pos of the list; the list must
+// already hold it there. A name already in x is not added again.
+func (x *nameIndex) add(name string, pos int, nameOf func(int32) string) {
+	at, ok := x.search(name, nameOf)
+	if ok {
+		return
 	}
-	return -1
+	*x = append(*x, 0)
+	copy((*x)[at+1:], (*x)[at:])
+	(*x)[at] = int32(pos)
 }
 
 // Within reports whether region r is region anc or one of its descendants.

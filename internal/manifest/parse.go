@@ -46,7 +46,7 @@ func Parse(data []byte) (*Plan, *wire.Error) {
 // first fault is an invalid_manifest error whose Param is its JSON Pointer
 // in the manifest.
 func Compile(v *jsonval.Value) (*Plan, *wire.Error) {
-	c := compiler{plan: &Plan{Limits: Defaults(), regionIndex: map[string]int{}, capabilityIndex: map[string]int{}}}
+	c := compiler{plan: &Plan{Limits: Defaults()}}
 	c.manifest(v)
 	if c.err == nil {
 		c.checkOverlap()
@@ -139,7 +139,13 @@ func (c *compiler) str(v *jsonval.Value, at loc, max int) string {
 		c.fail(at, "must be a string")
 		return ""
 	}
-	n, control := textStats(v.S)
+	return c.name(v.S, at, max)
+}
+
+// name returns s if it is 1 to max characters long with no control
+// characters, and reports a fault at at otherwise.
+func (c *compiler) name(s string, at loc, max int) string {
+	n, control := textStats(s)
 	if n == 0 || n > max {
 		c.fail(at, "must be 1 to "+strconv.Itoa(max)+" characters")
 		return ""
@@ -148,7 +154,7 @@ func (c *compiler) str(v *jsonval.Value, at loc, max int) string {
 		c.fail(at, "must not contain control characters")
 		return ""
 	}
-	return v.S
+	return s
 }
 
 // textStats counts the characters of s and reports whether one of them is
@@ -213,7 +219,7 @@ func (c *compiler) manifest(v *jsonval.Value) {
 				continue
 			}
 			at := state.in(k)
-			c.str(jsonval.NewString(k), at, maxNameChars)
+			c.name(k, at, maxNameChars)
 			c.plan.State = append(c.plan.State, StateKey{Name: k, From: c.ptr(s.Vals[i], at)})
 		}
 	}
@@ -309,6 +315,7 @@ func (c *compiler) regions(v *jsonval.Value) {
 	}
 	parents := make([]string, len(v.Items))
 	c.plan.Regions = make([]Region, 0, len(v.Items))
+	c.plan.regionIndex = make(nameIndex, 0, len(v.Items))
 	for i, it := range v.Items {
 		at := regions.item(i)
 		if !c.commented(it, at, []string{"id"}, "parent", "description", "activeWhen") {
@@ -328,8 +335,8 @@ func (c *compiler) regions(v *jsonval.Value) {
 		if w := it.Get("activeWhen"); w != nil {
 			r.ActiveWhen = c.cond(w, at.in("activeWhen"), false)
 		}
-		c.plan.regionIndex[r.ID] = len(c.plan.Regions)
 		c.plan.Regions = append(c.plan.Regions, r)
+		c.plan.regionIndex.add(r.ID, len(c.plan.Regions)-1, c.plan.regionID)
 	}
 	if c.err != nil {
 		return
@@ -409,7 +416,7 @@ func (c *compiler) collections(v *jsonval.Value) {
 				continue
 			}
 			fat := fields.in(name)
-			c.str(jsonval.NewString(name), fat, maxNameChars)
+			c.name(name, fat, maxNameChars)
 			f := fs.Vals[j]
 			if !c.commented(f, fat, []string{"from"}, "maxChars", "expose", "content") {
 				return
@@ -477,6 +484,7 @@ func (c *compiler) capabilities(v *jsonval.Value) {
 		return
 	}
 	c.plan.Capabilities = make([]Capability, 0, len(v.Items))
+	c.plan.capabilityIndex = make(nameIndex, 0, len(v.Items))
 	for i, it := range v.Items {
 		at := capabilities.item(i)
 		if !c.commented(it, at, []string{"name", "description", "scope", "region"}, "input", "unavailable") {
@@ -529,8 +537,8 @@ func (c *compiler) capabilities(v *jsonval.Value) {
 				})
 			}
 		}
-		c.plan.capabilityIndex[cp.Name] = len(c.plan.Capabilities)
 		c.plan.Capabilities = append(c.plan.Capabilities, cp)
+		c.plan.capabilityIndex.add(cp.Name, len(c.plan.Capabilities)-1, c.plan.capabilityName)
 	}
 }
 

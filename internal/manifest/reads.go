@@ -31,7 +31,7 @@ func (p *Plan) buildReads() {
 		t.AddAll(p.SessionScope)
 	}
 	if f := p.Feedback; f != nil {
-		rel := []jsonval.Pointer{f.Text}
+		rel := append(make([]jsonval.Pointer, 0, 3), f.Text)
 		for _, q := range []jsonval.Pointer{f.Level, f.Source} {
 			if q != nil {
 				rel = append(rel, q)
@@ -50,7 +50,8 @@ func (p *Plan) buildReads() {
 		absolute(r.ActiveWhen)
 	}
 	for ci, col := range p.Collections {
-		rel := []jsonval.Pointer{col.ID}
+		// Sized for the fields and a few field conditions: one allocation.
+		rel := append(make([]jsonval.Pointer, 0, 1+len(col.Fields)+8), col.ID)
 		for _, f := range col.Fields {
 			rel = append(rel, f.From)
 		}

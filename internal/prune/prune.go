@@ -76,6 +76,11 @@ type Tree struct {
 	all  bool
 	each *Tree
 	kids []kid // sorted by key
+	// spare is where a root carves its nodes' first children from, a block
+	// of 4 at a time: one allocation for a few dozen nodes, where each
+	// allocation at a load counts against V8's tier-up budget of the Go
+	// allocator (BENCHMARKS.md, "Tier-up budgets at start-up").
+	spare []kid
 }
 
 type kid struct {
@@ -98,15 +103,20 @@ func (t *Tree) get(tok string) *Tree {
 	return nil
 }
 
-// child returns the child at tok, adding it when missing. The pointer is
-// valid until the next child is added to t.
-func (t *Tree) child(tok string) *Tree {
+// child returns the child at tok, adding it when missing, its first
+// children carved out of spare. The pointer is valid until the next child
+// is added to t.
+func (t *Tree) child(tok string, spare *[]kid) *Tree {
 	i := t.search(tok)
 	if i < len(t.kids) && t.kids[i].key == tok {
 		return &t.kids[i].tree
 	}
 	if t.kids == nil {
-		t.kids = make([]kid, 0, 8)
+		s := *spare
+		if cap(s)-len(s) < 4 {
+			s = make([]kid, 0, 64)
+		}
+		t.kids, *spare = s[len(s):len(s):len(s)+4], s[:len(s)+4]
 	}
 	t.kids = append(t.kids, kid{})
 	copy(t.kids[i+1:], t.kids[i:])
@@ -114,27 +124,29 @@ func (t *Tree) child(tok string) *Tree {
 	return &t.kids[i].tree
 }
 
-func (t *Tree) add(p jsonval.Pointer) *Tree {
+func (t *Tree) add(p jsonval.Pointer, spare *[]kid) *Tree {
 	n := t
 	for _, tok := range p {
 		if n.all {
 			return n
 		}
-		n = n.child(tok)
+		n = n.child(tok, spare)
 	}
 	return n
 }
 
 // AddAll declares the whole value at p.
-func (t *Tree) AddAll(p jsonval.Pointer) {
-	n := t.add(p)
+func (t *Tree) AddAll(p jsonval.Pointer) { t.addAll(p, &t.spare) }
+
+func (t *Tree) addAll(p jsonval.Pointer, spare *[]kid) {
+	n := t.add(p, spare)
 	n.all, n.kids, n.each = true, nil, nil
 }
 
 // AddEach declares p as an array whose items are read at the item-relative
 // pointers rel.
 func (t *Tree) AddEach(p jsonval.Pointer, rel []jsonval.Pointer) {
-	n := t.add(p)
+	n := t.add(p, &t.spare)
 	if n.all {
 		return
 	}
@@ -142,8 +154,24 @@ func (t *Tree) AddEach(p jsonval.Pointer, rel []jsonval.Pointer) {
 		n.each = &Tree{}
 	}
 	for _, r := range rel {
-		n.each.AddAll(r)
+		n.each.addAll(r, &t.spare)
 	}
+}
+
+// Same reports whether t and u declare the same reads, node for node.
+func (t *Tree) Same(u *Tree) bool {
+	if t == nil || u == nil {
+		return t == u
+	}
+	if t.all != u.all || len(t.kids) != len(u.kids) || !t.each.Same(u.each) {
+		return false
+	}
+	for i := range t.kids {
+		if t.kids[i].key != u.kids[i].key || !t.kids[i].tree.Same(&u.kids[i].tree) {
+			return false
+		}
+	}
+	return true
 }
 
 // Reads lists the tree as a load answer's reads: whole values at paths,

@@ -164,3 +164,52 @@ func FuzzState(f *testing.F) {
 		}
 	})
 }
+
+// TestSame: Same compares what two trees read, however their nodes were
+// allocated.
+func TestSame(t *testing.T) {
+	build := func(all []string, each string, rel ...string) *prune.Tree {
+		tr := &prune.Tree{}
+		for _, p := range all {
+			tr.AddAll(mustPointer(t, p))
+		}
+		if each != "" {
+			var rs []jsonval.Pointer
+			for _, r := range rel {
+				rs = append(rs, mustPointer(t, r))
+			}
+			tr.AddEach(mustPointer(t, each), rs)
+		}
+		return tr
+	}
+	a := build([]string{"/a/b", "/a/c", "/d"}, "/items", "/id", "/x/y")
+	for _, tc := range []struct {
+		name string
+		b    *prune.Tree
+		same bool
+	}{
+		{"the same reads added in another order", build([]string{"/d", "/a/c", "/a/b"}, "/items", "/x/y", "/id"), true},
+		{"the tree of its reads", prune.FromReads(a.Reads()), true},
+		{"one path fewer", build([]string{"/a/b", "/d"}, "/items", "/id", "/x/y"), false},
+		{"a whole value around paths", build([]string{"/a", "/d"}, "/items", "/id", "/x/y"), false},
+		{"another key", build([]string{"/a/b", "/a/e", "/d"}, "/items", "/id", "/x/y"), false},
+		{"another item read", build([]string{"/a/b", "/a/c", "/d"}, "/items", "/id", "/x/z"), false},
+		{"no collection", build([]string{"/a/b", "/a/c", "/d"}, ""), false},
+	} {
+		if got := a.Same(tc.b); got != tc.same {
+			t.Errorf("%s: Same = %v", tc.name, got)
+		}
+		if got := tc.b.Same(a); got != tc.same {
+			t.Errorf("%s, reversed: Same = %v", tc.name, got)
+		}
+	}
+}
+
+func mustPointer(t *testing.T, s string) jsonval.Pointer {
+	t.Helper()
+	p, err := jsonval.ParsePointer(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
