@@ -46,13 +46,16 @@ const MaxTokens = 1 << 17
 
 // NewKeyer returns a Keyer for the session key.
 func NewKeyer(key []byte) *Keyer {
-	return &Keyer{key: append([]byte(nil), key...), seen: map[string]*jsonval.Value{}}
+	// The token maps are made when the first token is handed out: a load
+	// allocates as little as it can (BENCHMARKS.md, "Tier-up budgets at
+	// start-up").
+	return &Keyer{key: append([]byte(nil), key...)}
 }
 
 func (k *Keyer) token(prefix string, v *jsonval.Value) string {
 	sum := hmacSHA256(k.key, []byte(prefix), []byte{0}, k.scope, []byte{0}, jsonval.Marshal(v))
 	t := string(appendBase32(append(make([]byte, 0, len(prefix)+tokenChars), prefix...), sum[:15]))
-	if len(k.seen) >= MaxTokens {
+	if k.seen == nil || len(k.seen) >= MaxTokens {
 		k.older, k.seen = k.seen, map[string]*jsonval.Value{}
 	}
 	k.seen[t] = v
@@ -83,7 +86,7 @@ func (k *Keyer) SetScope(scope []byte) {
 		return
 	}
 	k.scope = append([]byte(nil), scope...)
-	k.seen, k.older = map[string]*jsonval.Value{}, nil
+	k.seen, k.older = nil, nil
 	k.scopes++
 }
 

@@ -65,8 +65,32 @@ type compiler struct {
 	// the other, instead of a buffer each.
 	text []byte
 	// tokens is where the plan's pointers are carved from, a chunk at a
-	// time, instead of an allocation per pointer.
+	// time, instead of an allocation per pointer; conds and rules likewise
+	// for conditions and capabilities' rules. A load allocates as little
+	// as it can (BENCHMARKS.md, "Tier-up budgets at start-up").
 	tokens []string
+	conds  []Cond
+	rules  []Rule
+}
+
+// newCond returns a new condition, carved out of c.conds.
+func (c *compiler) newCond(cd Cond) *Cond {
+	if len(c.conds) == cap(c.conds) {
+		c.conds = make([]Cond, 0, 16)
+	}
+	c.conds = append(c.conds, cd)
+	return &c.conds[len(c.conds)-1]
+}
+
+// newRules returns an empty list of rules with room for n, carved out of
+// c.rules.
+func (c *compiler) newRules(n int) []Rule {
+	if cap(c.rules)-len(c.rules) < n {
+		c.rules = make([]Rule, 0, max(n, 16))
+	}
+	l := len(c.rules)
+	c.rules = c.rules[:l+n]
+	return c.rules[l : l : l+n]
 }
 
 // fail records the first fault; at is where in the manifest it is.
@@ -525,7 +549,7 @@ func (c *compiler) capabilities(v *jsonval.Value) {
 				return
 			}
 			unavailable := at.in("unavailable")
-			cp.Unavailable = make([]Rule, 0, len(u.Items))
+			cp.Unavailable = c.newRules(len(u.Items))
 			for j, r := range u.Items {
 				rat := unavailable.item(j)
 				if !c.commented(r, rat, []string{"when", "reason"}) {
@@ -566,16 +590,16 @@ func (c *compiler) cond(v *jsonval.Value, at loc, record bool) *Cond {
 				return nil
 			}
 			op, _ := opNamed(k)
-			out, kat := &Cond{Op: op, Sub: make([]*Cond, 0, len(arr.Items))}, at.in(k)
+			out, kat := c.newCond(Cond{Op: op, Sub: make([]*Cond, 0, len(arr.Items))}), at.in(k)
 			for i, s := range arr.Items {
 				out.Sub = append(out.Sub, c.cond(s, kat.item(i), record))
 			}
 			return out
 		case "not":
-			return &Cond{Op: OpNot, Sub: []*Cond{c.cond(v.Vals[0], at.in(k), record)}}
+			return c.newCond(Cond{Op: OpNot, Sub: []*Cond{c.cond(v.Vals[0], at.in(k), record)}})
 		}
 	}
-	out := &Cond{}
+	out := c.newCond(Cond{})
 	haveRef, haveOp := false, false
 	for i, k := range v.Keys {
 		kat := at.in(k)

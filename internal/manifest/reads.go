@@ -16,8 +16,11 @@ func (p *Plan) buildReads() {
 			}
 		}
 		if p.Page.Params != nil {
+			// One pointer, its last token changed: the tree keeps tokens,
+			// not pointers.
+			ptr := append(make(jsonval.Pointer, 0, len(p.Page.Params)+1), p.Page.Params...)
 			for _, a := range p.Page.Allow {
-				t.AddAll(append(append(jsonval.Pointer{}, p.Page.Params...), a))
+				t.AddAll(append(ptr, a))
 			}
 		}
 	}

@@ -151,7 +151,12 @@ func (t *Tree) AddEach(p jsonval.Pointer, rel []jsonval.Pointer) {
 		return
 	}
 	if n.each == nil {
-		n.each = &Tree{}
+		// Carved out of spare too, as one child would be.
+		s := t.spare
+		if cap(s)-len(s) < 1 {
+			s = make([]kid, 0, 64)
+		}
+		t.spare, n.each = s[:len(s)+1], &s[:len(s)+1][len(s)].tree
 	}
 	for _, r := range rel {
 		n.each.addAll(r, &t.spare)
@@ -183,17 +188,24 @@ func (t *Tree) Reads() wire.Reads {
 	l.paths, l.cols = make([]span, 0, l.npaths), make([]colSpan, 0, l.ncols)
 	l.list(t, 0, nil)
 	text := string(l.text)
-	r := wire.Reads{Paths: make([]string, len(l.paths)), Collections: make([]wire.ReadsCollection, len(l.cols))}
-	for i, p := range l.paths {
-		r.Paths[i] = text[p.from:p.to]
+	// The paths and every collection's items are cut out of one slice.
+	n := len(l.paths)
+	for _, c := range l.cols {
+		n += len(c.items)
 	}
+	all := make([]string, 0, n)
+	for _, p := range l.paths {
+		all = append(all, text[p.from:p.to])
+	}
+	r := wire.Reads{Paths: all[:len(l.paths):len(l.paths)], Collections: make([]wire.ReadsCollection, len(l.cols))}
 	for i, c := range l.cols {
 		var items []string
 		if len(c.items) > 0 {
-			items = make([]string, len(c.items))
-		}
-		for j, it := range c.items {
-			items[j] = text[it.from:it.to]
+			from := len(all)
+			for _, it := range c.items {
+				all = append(all, text[it.from:it.to])
+			}
+			items = all[from:len(all):len(all)]
 		}
 		r.Collections[i] = wire.ReadsCollection{From: text[c.from.from:c.from.to], Items: items}
 	}
