@@ -10,6 +10,7 @@ package expose
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/pinholectx/pinhole/internal/jsonval"
@@ -100,7 +101,7 @@ func (k *Keyer) Scope() int { return k.scopes }
 // last four digits ("•••• 4242"), anything else becomes "•••".
 func Mask(s string) string {
 	s = Clean(s)
-	if at := strings.LastIndexByte(s, '@'); at > 0 && at < len(s)-1 && !strings.ContainsAny(s, " \t\n") {
+	if at := strings.LastIndexByte(s, '@'); at > 0 && at < len(s)-1 && strings.IndexFunc(s, unicode.IsSpace) < 0 {
 		r, _ := utf8.DecodeRuneInString(s)
 		return string(r) + "***@" + cleanDomain(s[at+1:])
 	}
@@ -121,20 +122,52 @@ func Mask(s string) string {
 	return "•••• " + string(digits[len(digits)-4:])
 }
 
-// cleanDomain keeps a domain that looks like one: letters, digits, dots and
-// hyphens, at most 64 bytes. Anything else after an "@" is not an e-mail
-// address, and showing it could show a secret (a URL's host and path).
+// cleanDomain keeps a domain that is a host name (RFC 1123): at most 64
+// bytes, two labels or more, each of 1 to 63 letters, digits and hyphens,
+// neither starting nor ending with a hyphen, the last one letters only (or
+// an IDN's "xn--" form). Anything else after an "@" is not an e-mail
+// address, and showing it could show a secret: a URL's host and path, or
+// the tail of a password such as "Summer@2024.05".
 func cleanDomain(d string) string {
-	if len(d) > 64 || !strings.Contains(d, ".") {
+	if len(d) > 64 {
 		return "•••"
 	}
-	for i := 0; i < len(d); i++ {
-		c := d[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '-') {
+	labels, start := 0, 0
+	for i := 0; i <= len(d); i++ {
+		if i < len(d) && d[i] != '.' {
+			c := d[i]
+			if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-') {
+				return "•••"
+			}
+			continue
+		}
+		l := d[start:i]
+		if l == "" || len(l) > 63 || l[0] == '-' || l[len(l)-1] == '-' {
+			return "•••"
+		}
+		labels, start = labels+1, i+1
+		if i == len(d) && !topLabel(l) {
 			return "•••"
 		}
 	}
+	if labels < 2 {
+		return "•••"
+	}
 	return d
+}
+
+// topLabel reports whether l can be a top-level domain: letters only, or
+// an internationalised one's "xn--" form.
+func topLabel(l string) bool {
+	if len(l) > 4 && strings.EqualFold(l[:4], "xn--") {
+		return true
+	}
+	for i := 0; i < len(l); i++ {
+		if c := l[i] | 0x20; c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return len(l) >= 2
 }
 
 // Clean removes characters that change how text reads without being seen,

@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/pinholectx/pinhole/internal/jsonval"
 )
@@ -67,7 +68,7 @@ func (d *declared) at() string {
 // what the protection hides.
 func (c *compiler) checkOverlap() {
 	p := c.plan
-	n := len(p.State) + 3
+	n := len(p.State) + 5
 	for _, col := range p.Collections {
 		n += 1 + len(col.Fields)
 	}
@@ -105,6 +106,14 @@ func (c *compiler) checkOverlap() {
 	}
 	if f := p.Feedback; f != nil {
 		add(declared{base: f.From, star: true, rel: f.Text, section: "/feedback/text", index: -1})
+		// A level or source shows as one of a few words, or as "unknown":
+		// of a protected value, that tells which word it is, or none.
+		if f.Level != nil {
+			add(declared{base: f.From, star: true, rel: f.Level, section: "/feedback/level", index: -1})
+		}
+		if f.Source != nil {
+			add(declared{base: f.From, star: true, rel: f.Source, section: "/feedback/source", index: -1})
+		}
 	}
 	for i := range plain {
 		for j := range protected {
@@ -175,7 +184,7 @@ func (c *compiler) watched(w declared, plain, protected []declared) bool {
 // of plain, which the after then compares as shown, with all it holds.
 func shownWhole(w *declared, plain []declared) bool {
 	for i := range plain {
-		if d := &plain[i]; d.section != "/collections" && d.section != "/feedback/text" && w.len() >= d.len() && overlaps(w, d) {
+		if d := &plain[i]; d.section != "/collections" && !strings.HasPrefix(d.section, "/feedback/") && w.len() >= d.len() && overlaps(w, d) {
 			return true
 		}
 	}

@@ -63,6 +63,43 @@ func After(from, to *Snapshot, k *expose.Keyer, fromID, toID string, st *Stats) 
 	if from.Plan != to.Plan {
 		return nil, wire.NewError(wire.CodeStaleSnapshot, "a manifest was loaded after that snapshot; run describe instead", "since")
 	}
+	a, why := diff(from, to, k, fromID, toID)
+	return encodeAfter(&a, why, to, st)
+}
+
+// Unchanged reports whether to shows nothing from does not: an after
+// between them would list nothing and ask for no redescribe, and their
+// totals and warnings are the same. A state that changed only where the
+// context hides it (behind a mask, "[redacted]" or the truncation) is such
+// a snapshot; the session then keeps its snapshot id, so that the id does
+// not tell the agent that a hidden value changed.
+func Unchanged(from, to *Snapshot, k *expose.Keyer) bool {
+	if from.Plan != to.Plan || from.Scope != to.Scope || from.Total != to.Total || from.Skipped != to.Skipped ||
+		from.Duplicates != to.Duplicates || from.Cut != to.Cut || !slices.Equal(from.Warnings, to.Warnings) || !sameIDs(from, to) {
+		return false
+	}
+	// Most observes change what the agent sees of a record or a state key:
+	// found first, from the records whose items changed, without the whole
+	// comparison below.
+	for i := range to.Records {
+		fr, tr := &from.Records[i], &to.Records[i]
+		if (from.Item(fr) != to.Item(tr) || fr.Coll != tr.Coll) && RecordChanged(fr, tr, from, to) {
+			return false
+		}
+	}
+	if st, _ := changedState(from, to); len(st) > 0 {
+		return false
+	}
+	a, why := diff(from, to, k, "", "")
+	r, c := &a.Records, &a.Capabilities
+	return why == [6]bool{} && r.ChangedTotal+r.AddedTotal+r.RemovedTotal+a.FeedbackTotal == 0 &&
+		len(a.State)+len(a.StateCut)+len(c.Available)+len(c.Unavailable) == 0
+}
+
+// diff computes the after between two snapshots of the same plan, whole,
+// and the redescribe reasons but the last (insufficient), which only the
+// encoding can tell.
+func diff(from, to *Snapshot, k *expose.Keyer, fromID, toID string) (wire.After, [6]bool) {
 	p, lim := to.Plan, to.limits()
 	a := wire.After{
 		From: fromID, To: toID,
@@ -137,9 +174,15 @@ func After(from, to *Snapshot, k *expose.Keyer, fromID, toID string, st *Stats) 
 	why[3] = flips > MaxAvailabilityFlips
 	why[4] = changedAt(p.SessionScope, from, to)
 	why[5] = cut
-	setReasons(&a.Redescribe, why)
+	return a, why
+}
 
-	out := wire.Encode(&a)
+// encodeAfter encodes a, dropping entries from the end of its lists until
+// it fits maxResponseBytes (and then asking for a redescribe).
+func encodeAfter(a *wire.After, why [6]bool, to *Snapshot, st *Stats) ([]byte, *wire.Error) {
+	lim, recs := to.limits(), &a.Records
+	setReasons(&a.Redescribe, why)
+	out := wire.Encode(a)
 	if len(out) <= lim.MaxResponseBytes {
 		*st = statsOf(a.Records.Changed, len(a.Records.Added)+len(a.Records.Removed))
 		return out, nil
@@ -168,10 +211,10 @@ func After(from, to *Snapshot, k *expose.Keyer, fromID, toID string, st *Stats) 
 		// Drop the fewest entries from the end that make it fit.
 		k := sort.Search(ph.n, func(k int) bool {
 			ph.set(ph.n - k)
-			return wire.EncodedLen(&a) <= lim.MaxResponseBytes
+			return wire.EncodedLen(a) <= lim.MaxResponseBytes
 		})
 		ph.set(ph.n - k)
-		if out = wire.Encode(&a); len(out) <= lim.MaxResponseBytes {
+		if out = wire.Encode(a); len(out) <= lim.MaxResponseBytes {
 			*st = statsOf(a.Records.Changed, len(a.Records.Added)+len(a.Records.Removed))
 			return out, nil
 		}

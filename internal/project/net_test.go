@@ -116,8 +116,10 @@ func TestNetEverywhere(t *testing.T) {
 			t.Errorf("%s: record ids %v: the secret id must not be referenceable", d.name, c.RecordIds)
 		}
 		r0, r1 := c.Records[0], c.Records[1]
-		if r0.Fields["name"] != expose.Redacted || r0.Fields["meta"] != expose.Redacted || r0.Fields["email"] != expose.Redacted ||
-			strings.Join(r0.Redacted, ",") != "name,meta,email" {
+		// The masked field shows the mask that hides all (not "[redacted]",
+		// which would tell that the hidden value is key-shaped).
+		if r0.Fields["name"] != expose.Redacted || r0.Fields["meta"] != expose.Redacted || r0.Fields["email"] != "•••" ||
+			strings.Join(r0.Redacted, ",") != "name,meta" {
 			t.Errorf("%s: record %+v", d.name, r0)
 		}
 		if r1.Fields["meta"] != expose.Redacted { // the secret is an object key

@@ -74,7 +74,9 @@ func containsCredential(v *jsonval.Value) bool {
 		}
 	case jsonval.Object:
 		for i, k := range v.Keys {
-			if expose.IsCredential(k) || containsCredential(v.Vals[i]) {
+			m := v.Vals[i]
+			if expose.IsCredential(k) || containsCredential(m) ||
+				(m.Kind == jsonval.String || m.Kind == jsonval.Number) && expose.IsCredentialMember(k, m.S) {
 				return true
 			}
 		}
@@ -186,12 +188,11 @@ func field(rec *wire.Record, f *manifest.Field, v *jsonval.Value, maxChars int, 
 	var out wire.Raw
 	switch f.Expose {
 	case manifest.Mask:
+		// A value the credential net catches gets the mask of a value of
+		// no e-mail or number shape, so that no part of it shows; not
+		// "[redacted]", which would tell which values are key-shaped.
 		text := "•••"
-		switch {
-		case v.Kind == jsonval.String && expose.IsCredential(v.S):
-			text = expose.Redacted
-			rec.Redacted = append(rec.Redacted, f.Name)
-		case v.Kind == jsonval.String || v.Kind == jsonval.Number:
+		if v.Kind == jsonval.String && !expose.IsCredential(v.S) || v.Kind == jsonval.Number {
 			text = expose.Mask(v.S)
 		}
 		out = jsonval.AppendString(nil, text)

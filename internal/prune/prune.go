@@ -45,10 +45,16 @@ func Cut(reason string) *jsonval.Value {
 }
 
 // IsCut reports whether v is a cut marker: an object whose only member is
-// "$cut" with a string value. A store value of exactly that shape is read
-// as a marker too; it is shown as cut, never as itself.
+// "$cut", with one of the reasons above. A store value of exactly that
+// shape is read as a marker too; it is shown as cut, never as itself. Any
+// other "$cut" member is store data like any other: kept only where
+// declared, so an undeclared one never enters the module.
 func IsCut(v *jsonval.Value) bool {
-	return v != nil && v.Kind == jsonval.Object && len(v.Keys) == 1 && v.Keys[0] == CutKey && v.Vals[0].Kind == jsonval.String
+	if v == nil || v.Kind != jsonval.Object || len(v.Keys) != 1 || v.Keys[0] != CutKey || v.Vals[0].Kind != jsonval.String {
+		return false
+	}
+	r := v.Vals[0].S
+	return r == CutDepth || r == CutCycle || r == CutSize
 }
 
 // Lookup resolves p in root as jsonval.Pointer.Resolve does, except that a

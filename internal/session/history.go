@@ -18,6 +18,16 @@ func (h *history) add(id string, s *project.Snapshot) {
 	h.ids, h.snaps = append(h.ids, id), append(h.snaps, s)
 }
 
+// replace puts s in place of the snapshot kept as id, if it is kept.
+func (h *history) replace(id string, s *project.Snapshot) {
+	for i := len(h.ids) - 1; i >= 0; i-- {
+		if h.ids[i] == id {
+			h.snaps[i] = s
+			return
+		}
+	}
+}
+
 func (h *history) get(id string) *project.Snapshot {
 	for i := len(h.ids) - 1; i >= 0; i-- {
 		if h.ids[i] == id {

@@ -220,6 +220,16 @@ func (s *Session) observe(v *jsonval.Value) ([]byte, *wire.Error) {
 		}
 	}
 	snap.Scope = s.keyer.Scope()
+	if s.snap != nil && project.Unchanged(s.snap, snap, s.keyer) {
+		// Changed only where the context hides it: the new state, under the
+		// same snapshot id, so that the id does not tell the agent that a
+		// hidden value changed.
+		s.snap = snap
+		s.history.replace(s.id, snap)
+		s.described = describeCache{}
+		return wire.Encode(&wire.Observed{Snapshot: s.id, Changed: false, RecordsTotal: snap.Total,
+			Skipped: snap.Skipped, Duplicates: snap.Duplicates, Cut: snap.Cut, Warnings: snap.Warnings}), nil
+	}
 	s.seq++
 	s.snap, s.id = snap, "s"+strconv.Itoa(s.seq)
 	s.ev.Records = snap.Total

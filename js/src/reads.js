@@ -37,10 +37,12 @@ export const cut = (reason) => ({ [CUT_KEY]: reason });
 
 /**
  * isCut reports whether a slice value v (an object) is a cut marker: its
- * one member is CUT_KEY, as the module reads one (prune.IsCut).
+ * one member is CUT_KEY, with one of the three reasons, as the module reads
+ * one (prune.IsCut).
  * @param {object} v
  */
-export const isCut = (v) => Object.hasOwn(v, CUT_KEY) && Object.keys(v).length === 1;
+export const isCut = (v) =>
+  Object.hasOwn(v, CUT_KEY) && Object.keys(v).length === 1 && ["depth", "cycle", "size"].includes(v[CUT_KEY]);
 
 /** Marks "no previous value" for the reference memo. */
 export const NONE = Symbol("none");
