@@ -41,7 +41,14 @@ import (
 //     ("the password is 'X'"), in .NET's configuration
 //     (<add key="SmtpPassword" value="X"/>) or credentials
 //     (NetworkCredential("user", "X")): the rule classes of Nosey Parker's
-//     rules (praetorian-inc/noseyparker) the net lacked.
+//     rules (praetorian-inc/noseyparker) the net lacked;
+//   - a value given under a secret name in other configuration shapes: an
+//     XML element (<password>X</password>), a name/value object ({"name":
+//     "DB_PASSWORD", "value": "X"}), a call (define('DB_PASSWORD', 'X'),
+//     os.getenv("API_TOKEN", "X")), curl's -u user:X, and a name and a
+//     value after blanks ("api key X", as .properties files allow); a
+//     template, variable, mask, call or the name repeated stands for a
+//     value and is not one.
 //
 // A prefix counts only at the start of a token: after the start of the
 // string or any character that is not a letter or digit (so "key=ghp_…",
@@ -352,7 +359,7 @@ var prefixRules = []prefixRule{
 	{"tk.eyJ", setKeyDot, 60, 0, checkVaried},
 	{"npm_", setAlnum, 36, 0, checkVaried}, {"pypi-AgE", setKey, 50, 0, checkVaried},
 	{"rubygems_", setHex, 48, 0, checkVaried}, {"CLOJARS_", setAlnum, 60, 0, checkVaried},
-	{"oy2", setAlnum, 43, 0, checkRandom},
+	{"oy2", setAlnum, 43, 43, checkDigit},
 	// Twilio, SendGrid, Mailgun, Brevo
 	{"SK", setHex, 32, 32, checkVaried}, {"SG.", setKeyDot, 60, 0, checkVaried},
 	{"key-", setHex, 32, 0, checkVaried}, {"xkeysib-", setKey, 70, 0, checkVaried},
@@ -420,6 +427,14 @@ var prefixRules = []prefixRule{
 	{"A3T", setUpper, 17, 17, checkVaried},
 	// Docker Hub personal access tokens
 	{"dckr_pat_", setKey, 27, 27, checkVaried},
+	// From Kingfisher's rules (mongodb/kingfisher) and semgrep's: Buildkite,
+	// Flexport, Nightfall, NVIDIA, Pagar.me, Supabase, Tailscale, Onfido
+	{"bkua_", setAlnum, 40, 0, checkVaried}, {"shltm_", setKey, 40, 0, checkVaried},
+	{"NF-", setAlnum, 32, 32, checkDigit}, {"nvapi-", setKey, 64, 0, checkVaried},
+	{"ak_live_", setAlnum, 30, 0, checkVaried}, {"ak_test_", setAlnum, 30, 0, checkVaried},
+	{"sbp_", setAlnum, 40, 0, checkVaried},
+	{"tskey-", setKey, 20, 0, checkDigit}, // tskey-api-, -auth-, -client-, -scim-, -webhook-
+	{"api_live.", setKeyDot, 40, 0, checkDigit}, {"api_sandbox.", setKeyDot, 40, 0, checkDigit},
 }
 
 // firstRule indexes prefixRules by the first byte of the prefix.
@@ -434,6 +449,7 @@ const (
 	tAlnum = 1 << iota
 	tPhrase
 	tMarker
+	tSpaced // the last byte of a spacedNames word
 )
 
 func init() {
@@ -457,8 +473,13 @@ func init() {
 			triggers[c] |= tAlnum
 		}
 	}
-	for _, c := range []byte("~=:/T.$") {
+	for _, c := range []byte("~=:/T.$> (") {
 		triggers[c] |= tMarker
+	}
+	for _, w := range spacedNames {
+		c := w[len(w)-1]
+		triggers[c] |= tSpaced
+		triggers[c-32] |= tSpaced
 	}
 }
 
@@ -528,7 +549,8 @@ func scan(s string) bool {
 				if p.word && i > 0 && isAlnum(s[i-1]) {
 					continue
 				}
-				if len(s)-i >= len(p.text) && equalFold(s[i:i+len(p.text)], p.text) && p.then(s[i+len(p.text):]) {
+				if len(s)-i >= len(p.text) && equalFold(s[i:i+len(p.text)], p.text) &&
+					(p.at == nil && p.then(s[i+len(p.text):]) || p.at != nil && p.at(s, i, i+len(p.text))) {
 					return true
 				}
 			}
@@ -542,7 +564,19 @@ func scan(s string) bool {
 				return true
 			}
 		case '=', ':':
-			if assignmentAt(s, i) {
+			if assignmentAt(s, i) || c == ':' && pairAt(s, i) {
+				return true
+			}
+		case '>':
+			if xmlElementAt(s, i) {
+				return true
+			}
+		case ' ':
+			if i >= 3 && (triggers[s[i-1]]&tSpaced != 0) && spacedAt(s, i) {
+				return true
+			}
+		case '(':
+			if callAt(s, i) {
 				return true
 			}
 		case '/':
@@ -1018,7 +1052,7 @@ var (
 	businessNames = []string{"pagetoken", "nexttoken", "continuationtoken", "paginationtoken", "synctoken",
 		"idempotencykey", "sortkey", "cachekey", "primarykey", "foreignkey", "partitionkey", "rowkey",
 		"publickey", "publishablekey", "hotkey", "tokencount", "author", "sessiondate", "sessionname",
-		"sessiontitle", "secretary"}
+		"sessiontitle", "secretary", "pubkey"}
 	// ticketNames are names ending in "pass" that are not a password's:
 	// tickets and things, matched as the whole name (BUS_PASSWORD and
 	// MONGO_COMPASS_PASSWORD stay passwords).
@@ -1095,7 +1129,7 @@ func quoteByte(c byte) bool { return c == '"' || c == '\'' || c == '\\' || c == 
 func assignmentAt(s string, i int) bool {
 	// The name: back over blanks and quotes, then name characters.
 	j := i
-	for k := 0; k < 4 && j > 0 && (quoteByte(s[j-1]) || s[j-1] == ' ' || s[j-1] == ':' && s[i] == '='); k++ {
+	for k := 0; k < 4 && j > 0 && (quoteByte(s[j-1]) || s[j-1] == ' ' || (s[j-1] == ':' || s[j-1] == ']') && s[i] == '='); k++ {
 		j--
 	}
 	end := j
@@ -1112,6 +1146,9 @@ func assignmentAt(s string, i int) bool {
 	// The value: past "=", ">", blanks and quotes, then up to a delimiter.
 	v := i + 1
 	for k := 0; k < 6 && v < len(s) && (s[v] == '=' || s[v] == '>' || s[v] == ' ' || s[v] == '\t' || quoteByte(s[v])); k++ {
+		if quoteByte(s[v]) && v+1 < len(s) && s[v+1] == s[v] {
+			return false // an empty string: password="" and the next attribute
+		}
 		v++
 	}
 	w := v
@@ -1128,11 +1165,11 @@ func assignmentAt(s string, i int) bool {
 		w++
 	}
 	val := s[v:w]
-	if reference(val) {
+	if reference(val) || code(s, w) || sameName(val, s[j:end]) {
 		return false
 	}
 	if kind == namePassword {
-		return passwordValue(val, s[i])
+		return !strings.Contains(val, "://") && passwordValue(val, s[i])
 	}
 	if v := unescapeURL(val); looksRandom(v) || namedKey(v) {
 		return true
@@ -1175,12 +1212,57 @@ func reference(v string) bool {
 	default:
 		return false
 	}
+	if v[0] == '$' && identifier(name) && classifyName(name) != nameNone {
+		return true // a variable named as a secret: "$password", "$db_pass", "$apiKey"
+	}
 	for _, word := range strings.Split(name, "_") {
 		if !envWord(word) {
 			return false
 		}
 	}
 	return strings.Trim(name, "_") != ""
+}
+
+// identifier: a letter or "_", then letters, digits and "_".
+func identifier(w string) bool {
+	if w == "" || isDigit(w[0]) {
+		return false
+	}
+	for i := 0; i < len(w); i++ {
+		if !isAlnum(w[i]) && w[i] != '_' {
+			return false
+		}
+	}
+	return true
+}
+
+// code reports whether the value ending at w is code rather than a value:
+// a function called or a collection indexed ("password = getpass()",
+// "password = secrets["password"]").
+func code(s string, w int) bool {
+	return w < len(s) && (s[w] == '(' || s[w] == '[')
+}
+
+// sameName reports whether the value repeats its name, letters and digits
+// compared without case: a placeholder ("DB_PASSWORD=DB_PASSWORD",
+// String password = "password").
+func sameName(v, name string) bool {
+	i, j := 0, 0
+	for {
+		for i < len(v) && !isAlnum(v[i]) {
+			i++
+		}
+		for j < len(name) && !isAlnum(name[j]) {
+			j++
+		}
+		if i == len(v) || j == len(name) {
+			return i == len(v) && j == len(name) && len(v) > 0
+		}
+		if lower(v[i]) != lower(name[j]) {
+			return false
+		}
+		i, j = i+1, j+1
+	}
 }
 
 // envWord: upper-case letters, then digits if any ("" is an empty word of
@@ -1384,33 +1466,233 @@ var phrases = []struct {
 	text string
 	then func(rest string) bool
 	word bool
+	at   func(s string, i, j int) bool // instead of then: s, the phrase's start and end
 }{
 	{"-----begin", func(rest string) bool {
 		end := strings.Index(rest, "-----")
 		return end >= 0 && end < 100 && strings.Contains(strings.ToLower(rest[:end]), "private key")
-	}, false},
-	{"putty-user-key-file-", func(rest string) bool { return true }, false},
-	{"bearer ", func(rest string) bool { return bearerToken(trimQuotes(rest)) }, false},
-	{"basic ", func(rest string) bool { return basicToken(trimQuotes(rest)) }, false},
-	{"token ", func(rest string) bool { return len(rest) >= 20 && looksRandom(rest[:runLen(rest, wordByte)]) }, false},
-	{"cookie:", func(rest string) bool { return cookiePair(trimQuotes(rest)) }, false},
-	{"cookie=", func(rest string) bool { return cookiePair(trimQuotes(rest)) }, false},
-	{"://", urlPassword, false},
-	{"hooks.slack.com/", func(rest string) bool { return runLen(rest, wordByte) >= 30 }, false},
-	{"discord.com/api/webhooks/", func(rest string) bool { return runLen(rest, wordByte) >= 20 }, false},
-	{"discordapp.com/api/webhooks/", func(rest string) bool { return runLen(rest, wordByte) >= 20 }, false},
-	{".webhook.office.com/webhookb2/", func(rest string) bool { return runLen(rest, wordByte) >= 20 }, false},
+	}, false, nil},
+	{"putty-user-key-file-", func(rest string) bool { return true }, false, nil},
+	{"bearer ", func(rest string) bool { return bearerToken(trimQuotes(rest)) }, false, nil},
+	{"basic ", func(rest string) bool { return basicToken(trimQuotes(rest)) }, false, nil},
+	{"cookie:", func(rest string) bool { return cookiePair(trimQuotes(rest)) }, false, nil},
+	{"cookie=", func(rest string) bool { return cookiePair(trimQuotes(rest)) }, false, nil},
+	{"://", urlPassword, false, nil},
+	{"hooks.slack.com/", func(rest string) bool { return runLen(rest, wordByte) >= 30 }, false, nil},
+	{"discord.com/api/webhooks/", func(rest string) bool { return runLen(rest, wordByte) >= 20 }, false, nil},
+	{"discordapp.com/api/webhooks/", func(rest string) bool { return runLen(rest, wordByte) >= 20 }, false, nil},
+	{".webhook.office.com/webhookb2/", func(rest string) bool { return runLen(rest, wordByte) >= 20 }, false, nil},
+	{"hooks.zapier.com/hooks/catch/", func(rest string) bool {
+		n := runLen(rest, func(c byte) bool { return isAlnum(c) || c == '/' })
+		return n >= 12 && hasDigit(rest[:n])
+	}, false, nil},
 	// A command line's password option, "-Password X" (PowerShell's
 	// Connect-*, New-Object … -Password) or "--password X", "-password=X".
-	{"-password", passwordOption, true},
+	{"-password", passwordOption, true, nil},
 	// A .netrc entry: "machine HOST login USER password PASS" (netrc(5)).
-	{"machine ", netrcPassword, true},
+	{"machine ", netrcPassword, true, nil},
 	// A password given in prose: "the password is 'Secret123'".
-	{"password is ", quotedPassword, true},
+	{"password is ", quotedPassword, true, nil},
 	// .NET configuration: <add key="SmtpPassword" value="…"/> (appSettings).
-	{"key=", configEntry, false},
+	{"key=", configEntry, false, nil},
 	// .NET: new NetworkCredential("user", "password"[, "domain"]).
-	{"networkcredential(", credentialArgs, true},
+	{"networkcredential(", credentialArgs, true, nil},
+	// curl's password options (--tlspassword, --proxy-tlspassword) and its
+	// user:password (-u, --user, -U, --proxy-user).
+	{"-tlspassword", passwordOption, false, nil},
+	{"-u ", nil, false, curlUser}, {"-U ", nil, false, curlUser},
+	{"--user ", nil, false, curlUser}, {"--user=", nil, false, curlUser},
+	{"--proxy-user ", nil, false, curlUser},
+}
+
+// spacedNames are the secret names scan looks for before a blank
+// (spacedValue).
+var spacedNames = []string{"key", "secret", "token"}
+
+// callNames are the calls whose first two arguments are a name and its
+// value (callArgs): PHP's define('DB_PASSWORD', '…') (wp-config.php), a
+// default given to an environment variable (os.getenv("API_TOKEN", "…"),
+// os.environ.get(…), Ruby's ENV.fetch(…)).
+var callNames = []string{"define", "getenv", "environ.get", "env.fetch"}
+
+// spacedAt: at the blank at i, one of spacedNames ends before it.
+func spacedAt(s string, i int) bool {
+	for _, w := range spacedNames {
+		if i >= len(w) && equalFold(s[i-len(w):i], w) {
+			return spacedValue(s, i-len(w), i+1)
+		}
+	}
+	return false
+}
+
+// callAt: at the "(" at i, one of callNames ends before it.
+func callAt(s string, i int) bool {
+	for _, w := range callNames {
+		if i >= len(w) && equalFold(s[i-len(w):i], w) && (i == len(w) || !isAlnum(s[i-len(w)-1])) {
+			return callArgs(s[i+1:])
+		}
+	}
+	return false
+}
+
+// pairAt: at the ":" at i, after "name" or "key" in quotes: a name and a
+// value as the two fields of an object (pairEntry).
+func pairAt(s string, i int) bool {
+	k := i
+	for k > 0 && i-k < 4 && s[k-1] == ' ' {
+		k--
+	}
+	if strings.HasSuffix(s[:k], `"name"`) || strings.HasSuffix(s[:k], `"key"`) {
+		return pairEntry(s[k:])
+	}
+	return false
+}
+
+// spacedValue: at the phrase s[i:j] ("key ", "secret ", "token "), the
+// name it ends — with its word, and the word before it — is a secret's,
+// not a business one ("cache key", "primary key", "page token"), and the
+// value after the blanks is 16 or more characters that look random or are
+// a named key (namedKey), as after "=".
+func spacedValue(s string, i, j int) bool {
+	n := i
+	for n > 0 && i-n < 64 && nameByte(s[n-1]) {
+		n--
+	}
+	p := n
+	if p > 1 && s[p-1] == ' ' {
+		for p--; p > 0 && n-p < 32 && isAlnum(s[p-1]); p-- {
+		}
+	}
+	name := s[n : j-1]
+	if classifyName(name) != nameSecret || classifyName(s[p:j-1]) == nameNone {
+		return false
+	}
+	v := j
+	for v < len(s) && v-j < 4 && (s[v] == ' ' || s[v] == '\t') {
+		v++
+	}
+	if v < len(s) && quoteByte(s[v]) {
+		v++
+	}
+	w := v
+	for w < len(s) && w-v <= maxBody && valueByte(s[w]) {
+		w++
+	}
+	for w > v && (s[w-1] == '.' || s[w-1] == ':') {
+		w-- // sentence punctuation
+	}
+	val := s[v:w]
+	if len(val) < 16 || reference(val) || code(s, w) {
+		return false
+	}
+	return looksRandom(unescapeURL(val)) || namedKey(val)
+}
+
+// namedValue judges a value given under a name, as after "=": a
+// password's by passwordValue, a secret's when it looks random or is a
+// named key.
+func namedValue(name, v string) bool {
+	kind := classifyName(name)
+	if kind == nameNone || v == "" || reference(v) || stand(v) || sameName(v, name) {
+		return false
+	}
+	if kind == namePassword {
+		return !strings.Contains(v, "://") && passwordValue(v, '=')
+	}
+	return looksRandom(v) || namedKey(v)
+}
+
+// xmlElementAt: at the ">" at i, an element named as a secret holding its
+// value, <password>…</password>, <apiToken>…</apiToken> (Maven's
+// settings.xml, Spring and Jenkins configurations): a value without blanks
+// up to "</".
+func xmlElementAt(s string, i int) bool {
+	j := i
+	for j > 0 && i-j < 64 && (nameByte(s[j-1]) || s[j-1] == ':') {
+		j--
+	}
+	if j == i || j == 0 || s[j-1] != '<' {
+		return false
+	}
+	end := i + 1
+	for end < len(s) && end-i <= maxBody && s[end] != '<' && !isSpace(s[end]) {
+		end++
+	}
+	if end+1 >= len(s) || s[end] != '<' || s[end+1] != '/' {
+		return false
+	}
+	name := s[j:i]
+	if c := strings.LastIndexByte(name, ':'); c >= 0 {
+		name = name[c+1:] // a namespace prefix
+	}
+	return namedValue(name, s[i+1:end])
+}
+
+// pairEntry: after "name" or "key", ":" and a quoted name, then ","
+// and "value": and a quoted value, judged as after that name and "=".
+func pairEntry(rest string) bool {
+	rest = strings.TrimLeft(head(rest), " \t")
+	if !strings.HasPrefix(rest, ":") {
+		return false
+	}
+	name, after, ok := quoted(strings.TrimLeft(rest[1:], " \t"))
+	if !ok || classifyName(name) == nameNone {
+		return false
+	}
+	after = strings.TrimLeft(after, " \t")
+	if !strings.HasPrefix(after, ",") {
+		return false
+	}
+	after = strings.TrimLeft(after[1:], " \t")
+	if !strings.HasPrefix(strings.ToLower(after), `"value"`) {
+		return false
+	}
+	after = strings.TrimLeft(after[len(`"value"`):], " \t")
+	if !strings.HasPrefix(after, ":") {
+		return false
+	}
+	v, _, ok := quoted(strings.TrimLeft(after[1:], " \t"))
+	return ok && namedValue(name, v)
+}
+
+// callArgs: after "define(" or "getenv(", a quoted name, "," and a
+// quoted value, judged as after that name and "=".
+func callArgs(rest string) bool {
+	name, after, ok := quoted(strings.TrimLeft(head(rest), " \t"))
+	if !ok {
+		return false
+	}
+	after = strings.TrimLeft(after, " \t")
+	if !strings.HasPrefix(after, ",") {
+		return false
+	}
+	v, _, ok := quoted(strings.TrimLeft(after[1:], " \t"))
+	return ok && namedValue(name, v)
+}
+
+// curlUser: at the option s[i:j] (-u, --user, -U, --proxy-user) of a
+// curl command on the same line, a user:password (curl(1)), the password
+// judged as after "password:" and not a template, variable or mask.
+func curlUser(s string, i, j int) bool {
+	line := s[max(0, i-maxBody):i]
+	if nl := strings.LastIndexByte(line, '\n'); nl >= 0 {
+		line = line[nl+1:]
+	}
+	c := strings.Index(line, "curl ")
+	if c < 0 || c > 0 && isAlnum(line[c-1]) || i > 0 && s[i-1] != ' ' {
+		return false
+	}
+	var f [1]string
+	if fields(head(s[j:]), f[:]) == 0 {
+		return false
+	}
+	cred := strings.Trim(f[0], `"'`)
+	colon := strings.IndexByte(cred, ':')
+	if colon <= 0 {
+		return false
+	}
+	pw := cred[colon+1:]
+	return pw != "" && !stand(pw) && !reference(pw) && passwordValue(pw, ':')
 }
 
 // configEntry: after `key=`, a quoted setting name that is a secret's or
@@ -1429,13 +1711,7 @@ func configEntry(rest string) bool {
 		return false
 	}
 	v, _, ok := quoted(after[len("value="):])
-	if !ok || v == "" || reference(v) {
-		return false
-	}
-	if kind == namePassword {
-		return passwordValue(v, '=')
-	}
-	return looksRandom(v) || namedKey(v)
+	return ok && namedValue(name, v)
 }
 
 // credentialArgs: after "NetworkCredential(", a quoted user name and a
@@ -1473,12 +1749,15 @@ func passwordOption(rest string) bool {
 	if rest == "" || rest[0] != ' ' && rest[0] != '=' && rest[0] != ':' {
 		return false
 	}
+	if rest[0] != ' ' && len(rest) > 1 && isSpace(rest[1]) {
+		return false // "--password= ": an empty value
+	}
 	rest = head(rest)
 	v := trimQuotes(strings.TrimLeft(rest[1:], " \t"))
 	v = v[:runLen(v, valueByte)]
 	// Not a variable, a template or placeholder ("{{secret}}", "<pw>",
 	// "[password]", "(hidden)") or the next option.
-	return v != "" && strings.IndexByte("$%{<[(-*", v[0]) < 0 && !reference(v) && passwordValue(v, ':')
+	return v != "" && strings.IndexByte("$%{<[(-*", v[0]) < 0 && !reference(v) && !strings.Contains(v, "://") && passwordValue(v, ':')
 }
 
 // netrcPassword: after "machine ", a .netrc entry (netrc(5)): a host
@@ -1660,7 +1939,25 @@ func urlPassword(rest string) bool {
 		return false
 	}
 	colon := strings.IndexByte(auth[:at], ':')
-	return colon >= 0 && colon < at-1 && !strings.ContainsAny(auth[:colon], "?#=&")
+	return colon >= 0 && colon < at-1 && !strings.ContainsAny(auth[:colon], "?#=&") && !stand(auth[colon+1:at])
+}
+
+// stand reports whether a password in a URL stands for one instead of
+// being one: a template ("{password}", "${PASS}", "$(PGPASSWORD)",
+// "{{ pass }}", "%(password)s", "<password>"), a variable ("$password",
+// "$DB_PASS") or a mask ("*****", "xxxxxx").
+func stand(p string) bool {
+	switch {
+	case strings.HasPrefix(p, "{") && strings.HasSuffix(p, "}"),
+		strings.HasPrefix(p, "${") && strings.HasSuffix(p, "}"),
+		strings.HasPrefix(p, "$(") && strings.HasSuffix(p, ")"),
+		strings.HasPrefix(p, "%(") && strings.HasSuffix(p, ")s"),
+		strings.HasPrefix(p, "<") && strings.HasSuffix(p, ">"):
+		return true
+	case p[0] == '$' && identifier(p[1:]):
+		return true
+	}
+	return strings.Trim(p, "*") == "" || strings.Trim(p, "xX") == ""
 }
 
 // randomWord looks at every base64 or base64url word of s (letters,
