@@ -1146,11 +1146,12 @@ func assignmentAt(s string, i int) bool {
 	// The value: past "=", ">", blanks and quotes, then up to a delimiter.
 	v := i + 1
 	for k := 0; k < 6 && v < len(s) && (s[v] == '=' || s[v] == '>' || s[v] == ' ' || s[v] == '\t' || quoteByte(s[v])); k++ {
-		if quoteByte(s[v]) && v+1 < len(s) && s[v+1] == s[v] {
+		if emptyString(s[v:]) {
 			return false // an empty string: password="" and the next attribute
 		}
 		v++
 	}
+	quotedValue := v > i+1 && quoteByte(s[v-1])
 	w := v
 	for w < len(s) && w-v <= maxBody && valueByte(s[w]) {
 		// An "=" inside the value starts the next assignment; "=" at its
@@ -1165,11 +1166,28 @@ func assignmentAt(s string, i int) bool {
 		w++
 	}
 	val := s[v:w]
-	if reference(val) || code(s, w) || sameName(val, s[j:end]) {
+	if quotedValue && w > v && w < len(s) && strings.IndexByte("&,;<>()[]{}", s[w]) >= 0 {
+		// A quoted value holds brackets and the like up to its quote
+		// ("p@ss[1]word"), and is judged whole as well as up to them; a
+		// template, a format string or a call in quotes stands for a value.
+		if q := quotedEnd(s, v, s[v-1]); q > w {
+			whole := s[v:q]
+			if stand(whole) || formatString(whole) || callText(whole) {
+				return false
+			}
+			if kind == namePassword && !strings.Contains(whole, "://") && passwordValue(whole, s[i]) {
+				return true
+			}
+		}
+	}
+	if reference(val) || !quotedValue && code(s, v, w) && !configValue(s, j, end, i) || sameName(val, s[j:end]) {
 		return false
 	}
 	if kind == namePassword {
 		return !strings.Contains(val, "://") && passwordValue(val, s[i])
+	}
+	if dateOrNumber(val) {
+		return false
 	}
 	if v := unescapeURL(val); looksRandom(v) || namedKey(v) {
 		return true
@@ -1236,33 +1254,140 @@ func identifier(w string) bool {
 	return true
 }
 
-// code reports whether the value ending at w is code rather than a value:
-// a function called or a collection indexed ("password = getpass()",
-// "password = secrets["password"]").
-func code(s string, w int) bool {
-	return w < len(s) && (s[w] == '(' || s[w] == '[')
+// quotedEnd returns where the value quoted by q and starting at v ends:
+// the index of its closing quote, past printable ASCII other than quotes
+// and backslashes, or -1.
+func quotedEnd(s string, v int, q byte) int {
+	if q != '"' && q != '\'' && q != '`' {
+		return -1
+	}
+	for w := v; w < len(s) && w-v <= maxBody; w++ {
+		switch c := s[w]; {
+		case c == q:
+			return w
+		case c <= ' ' || c >= 0x7f || quoteByte(c):
+			return -1
+		}
+	}
+	return -1
 }
 
-// sameName reports whether the value repeats its name, letters and digits
-// compared without case: a placeholder ("DB_PASSWORD=DB_PASSWORD",
-// String password = "password").
-func sameName(v, name string) bool {
-	i, j := 0, 0
-	for {
-		for i < len(v) && !isAlnum(v[i]) {
-			i++
-		}
-		for j < len(name) && !isAlnum(name[j]) {
-			j++
-		}
-		if i == len(v) || j == len(name) {
-			return i == len(v) && j == len(name) && len(v) > 0
-		}
-		if lower(v[i]) != lower(name[j]) {
+// formatString reports whether v holds a format placeholder: "{}", "{0}",
+// "{name}" (Python's str.format, C#'s string.Format), "%s" or "%d".
+func formatString(v string) bool {
+	if strings.Contains(v, "%s") || strings.Contains(v, "%d") {
+		return true
+	}
+	for k := strings.IndexByte(v, '{'); k >= 0; {
+		e := strings.IndexByte(v[k:], '}')
+		if e < 0 {
 			return false
 		}
-		i, j = i+1, j+1
+		in := v[k+1 : k+e]
+		if in == "" || identifier(in) && (isDigit(in[0]) || strings.ToLower(in) == in) || isDigit(in[0]) && strings.Trim(in, "0123456789") == "" {
+			return true
+		}
+		n := strings.IndexByte(v[k+e:], '{')
+		if n < 0 {
+			return false
+		}
+		k += e + n
 	}
+	return false
+}
+
+// callText reports whether v is a call written as text: a name or a
+// dotted name, then "()" ("obj.aFunctionCall()").
+func callText(v string) bool {
+	if !strings.HasSuffix(v, "()") || len(v) < 3 || isDigit(v[0]) {
+		return false
+	}
+	for k := 0; k < len(v)-2; k++ {
+		if !isAlnum(v[k]) && v[k] != '_' && v[k] != '.' {
+			return false
+		}
+	}
+	return true
+}
+
+// emptyString reports whether s starts with an empty quoted string: two
+// double, single or back quotes, or an escaped pair inside another string
+// (\"\"). An escaped backslash ("\\") is a value, not a quote.
+func emptyString(s string) bool {
+	switch {
+	case len(s) >= 2 && (s[0] == '"' || s[0] == '\'' || s[0] == '`'):
+		return s[1] == s[0]
+	case len(s) >= 4 && s[0] == '\\' && (s[1] == '"' || s[1] == '\''):
+		return s[2] == '\\' && s[3] == s[1]
+	}
+	return false
+}
+
+// code reports whether the unquoted value s[v:w] is code rather than a
+// value: a function called or a collection indexed ("password =
+// getpass()", "password = secrets["password"]", "token =
+// os.environ.get(…)"). The value must read as a name (a letter or "_",
+// then letters, digits, "_" and "."), and what follows as a call's or an
+// index's start: ")" or "]" at once, a quote, or a name; a value followed
+// by a number or a symbol in brackets is a value ("Wint3rSky(2026)").
+func code(s string, v, w int) bool {
+	if w+1 >= len(s) || s[w] != '(' && s[w] != '[' || v == w || isDigit(s[v]) {
+		return false
+	}
+	for k := v; k < w; k++ {
+		if !isAlnum(s[k]) && s[k] != '_' && s[k] != '.' {
+			return false
+		}
+	}
+	c := s[w+1]
+	return c == ')' || c == ']' || c == '"' || c == '\'' || c == '_' || isLower(c) || isUpper(c)
+}
+
+// configValue reports whether the assignment of the name s[j:end] at the
+// "=" at i is a line of an environment file or a shell assignment
+// (DB_PASSWORD=…): an upper-case name with "=" right after it, whose value
+// is plain text, never a call.
+func configValue(s string, j, end, i int) bool {
+	if end != i || s[i] != '=' {
+		return false
+	}
+	for k := j; k < end; k++ {
+		if !isUpper(s[k]) && !isDigit(s[k]) && s[k] != '_' {
+			return false
+		}
+	}
+	return true
+}
+
+// sameName reports whether the value is its name written again, exactly:
+// a placeholder ("DB_PASSWORD=DB_PASSWORD", String password =
+// "password"). Another case or spelling ("password=Password") is judged as
+// a value.
+func sameName(v, name string) bool {
+	return v != "" && v == name
+}
+
+// dateOrNumber reports whether v, a value under a secret's (not a
+// password's) name, is a date, a time or a number: "tokenExpiry" and
+// "secretRotatedAt" hold them, and no key is one. Digits with "-", ":",
+// ".", "+", "T" and "Z" between them, at least one digit in four
+// characters.
+func dateOrNumber(v string) bool {
+	digits := 0
+	for k := 0; k < len(v); k++ {
+		switch c := v[k]; {
+		case isDigit(c):
+			digits++
+		case c == '-' || c == ':' || c == '.' || c == '+' || c == '/' || c == ' ':
+		case c == 'T' || c == 'Z':
+			if k == 0 {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return digits > 0 && 2*digits >= len(v)
 }
 
 // envWord: upper-case letters, then digits if any ("" is an empty word of
@@ -1582,7 +1707,7 @@ func spacedValue(s string, i, j int) bool {
 		w-- // sentence punctuation
 	}
 	val := s[v:w]
-	if len(val) < 16 || reference(val) || code(s, w) {
+	if len(val) < 16 || reference(val) || code(s, v, w) || dateOrNumber(val) {
 		return false
 	}
 	return looksRandom(unescapeURL(val)) || namedKey(val)
@@ -1599,7 +1724,7 @@ func namedValue(name, v string) bool {
 	if kind == namePassword {
 		return !strings.Contains(v, "://") && passwordValue(v, '=')
 	}
-	return looksRandom(v) || namedKey(v)
+	return !dateOrNumber(v) && (looksRandom(v) || namedKey(v))
 }
 
 // xmlElementAt: at the ">" at i, an element named as a secret holding its
@@ -1942,22 +2067,74 @@ func urlPassword(rest string) bool {
 	return colon >= 0 && colon < at-1 && !strings.ContainsAny(auth[:colon], "?#=&") && !stand(auth[colon+1:at])
 }
 
-// stand reports whether a password in a URL stands for one instead of
-// being one: a template ("{password}", "${PASS}", "$(PGPASSWORD)",
-// "{{ pass }}", "%(password)s", "<password>"), a variable ("$password",
-// "$DB_PASS") or a mask ("*****", "xxxxxx").
+// stand reports whether a value stands for one instead of being one, as
+// a whole: a template ("${PASS}", "$(PGPASSWORD)", "{{ pass }}",
+// "%(password)s", "{password}", "{token_for(org)}", "<password>"), a
+// variable (reference: "$password", "$DB_PASS") or a mask ("*****",
+// "xxxxxx"). "$", "{" or "<" inside or at the start of a value is part of
+// it ("$ecr3tV4lue!", "{Xy9#kq}", "<Wint3r>Sky9").
 func stand(p string) bool {
-	switch {
-	case strings.HasPrefix(p, "{") && strings.HasSuffix(p, "}"),
-		strings.HasPrefix(p, "${") && strings.HasSuffix(p, "}"),
-		strings.HasPrefix(p, "$(") && strings.HasSuffix(p, ")"),
-		strings.HasPrefix(p, "%(") && strings.HasSuffix(p, ")s"),
-		strings.HasPrefix(p, "<") && strings.HasSuffix(p, ">"):
-		return true
-	case p[0] == '$' && identifier(p[1:]):
-		return true
+	if p == "" {
+		return false
 	}
-	return strings.Trim(p, "*") == "" || strings.Trim(p, "xX") == ""
+	switch {
+	case strings.HasPrefix(p, "${") && strings.HasSuffix(p, "}"),
+		strings.HasPrefix(p, "$(") && strings.HasSuffix(p, ")"),
+		strings.HasPrefix(p, "{{") && strings.HasSuffix(p, "}}"):
+		return len(p) > 3
+	case strings.HasPrefix(p, "%(") && strings.HasSuffix(p, ")s"):
+		return identifier(p[2 : len(p)-2])
+	case strings.HasPrefix(p, "{") && strings.HasSuffix(p, "}"):
+		return placeholderName(strings.TrimSpace(p[1 : len(p)-1]))
+	case strings.HasPrefix(p, "<") && strings.HasSuffix(p, ">"):
+		return placeholderWords(p[1 : len(p)-1])
+	case strings.HasPrefix(p, "&lt;") && strings.HasSuffix(p, "&gt;") && len(p) > 8:
+		return placeholderWords(p[4 : len(p)-4]) // "<…>" escaped in HTML or XML
+	}
+	return reference(p) || strings.Trim(p, "*") == "" || strings.Trim(p, "xX") == ""
+}
+
+// placeholderName reports whether the inside of "{…}" is a format
+// placeholder: a name or a call in code ("password", "db.password",
+// "token_for(org)"), the name named as a secret, written in lower case or
+// as an environment variable, or called. "{Xy9kq2}" is a value.
+func placeholderName(n string) bool {
+	call := false
+	if k := strings.IndexByte(n, '('); k > 0 && n[len(n)-1] == ')' {
+		n, call = n[:k], true
+	}
+	if n == "" || isDigit(n[0]) {
+		return false
+	}
+	upper, lowerCase := true, true
+	for k := 0; k < len(n); k++ {
+		c := n[k]
+		switch {
+		case isLower(c):
+			upper = false
+		case isUpper(c):
+			lowerCase = false
+		case c == '_' || c == '.':
+		default:
+			return false
+		}
+	}
+	return call || upper || lowerCase || classifyName(n) != nameNone
+}
+
+// placeholderWords reports whether the inside of "<…>" is a placeholder's
+// words: letters, "_", "-", "." and blanks ("password", "DB_PASSWORD",
+// "your password").
+func placeholderWords(w string) bool {
+	if strings.TrimSpace(w) == "" {
+		return false
+	}
+	for k := 0; k < len(w); k++ {
+		if c := w[k]; !isLower(c) && !isUpper(c) && c != '_' && c != '-' && c != '.' && c != ' ' {
+			return false
+		}
+	}
+	return true
 }
 
 // randomWord looks at every base64 or base64url word of s (letters,

@@ -514,6 +514,37 @@ func TestIsCredentialCases(t *testing.T) {
 		{"Return NF-ORDER-SUMMER-2026-WAREHOUSE-NORTH", false},
 		{"tskey-auth- is the prefix of Tailscale auth keys", false},
 		{"https://hooks.zapier.com/hooks/catch/", false},
+		// Review of the above: a value followed by "(" or "[" is code only
+		// when it is unquoted and reads as a call or an index.
+		{"DB_PASSWORD=Wint3rSky(2026)", true},
+		{`password: "p@ss[1]word"`, true},
+		{`password = "Summer(2026)x"`, true},
+		{"api_token = get_token(scope)", false},
+		{`secret = config["client_secret"]`, false},
+		// $…, {…} and <…> stand for a value only as a whole template or a
+		// named variable, not inside XML elements or URLs.
+		{"<password>$ecr3tV4lue!</password>", true},
+		{"postgres://app:{Xy9#kq}@db:5432/x", true},
+		{`<add key="SmtpPassword" value="$uperS3cret"/>`, true},
+		{"<password>{Wint3r}Sky</password>", true},
+		{"mysql://app:<Wint3r>Sky9@db:3306/shop", true},
+		{"<password>$(DB_PASSWORD)</password>", false},
+		{"<password>{{ db_password }}</password>", false},
+		{"<password>%(password)s</password>", false},
+		{"redis://:<password>@cache.internal:6379", false},
+		{"https://ci:{password}@git.example.com/shop.git", false},
+		// An escaped backslash is a value, not an empty string.
+		{`password="\\Wint3r!Sky2026"`, true},
+		{`{\"user\": \"ops\", \"password\": \"\"}`, false},
+		// The name repeated stands for a value only as the name itself.
+		{"DB_PASSWORD=DbPassword2026", true},
+		{"db_password=DB_PASSWORD_2026x", true},
+		{"password=Password", true},
+		{"DB_PASSWORD=DB_PASSWORD", false},
+		// A date or a number under a secret's name is not a key.
+		{"<tokenExpiry>2026-12-01T10:00:00Z</tokenExpiry>", false},
+		{"tokenExpiry=2026-12-01T10:00:00Z", false},
+		{"<apiToken>7f3kq9Zr2Lx7Vn4Kp1Tb</apiToken>", true},
 	}
 	for _, c := range cases {
 		if got := expose.IsCredential(c.in); got != c.want {
