@@ -304,7 +304,9 @@ const (
 	checkVaried = iota
 	checkDigit
 	checkRandom
-	checkMixed // both upper and lower case letters
+	checkMixed     // both upper and lower case letters
+	checkTailscale // tailscaleKey
+	checkOnfido    // onfidoToken
 )
 
 // prefixRules follow the rule sets cited on IsCredential; lengths are the
@@ -427,14 +429,14 @@ var prefixRules = []prefixRule{
 	{"A3T", setUpper, 17, 17, checkVaried},
 	// Docker Hub personal access tokens
 	{"dckr_pat_", setKey, 27, 27, checkVaried},
-	// From Kingfisher's rules (mongodb/kingfisher) and semgrep's: Buildkite,
-	// Flexport, Nightfall, NVIDIA, Pagar.me, Supabase, Tailscale, Onfido
-	{"bkua_", setAlnum, 40, 0, checkVaried}, {"shltm_", setKey, 40, 0, checkVaried},
-	{"NF-", setAlnum, 32, 32, checkDigit}, {"nvapi-", setKey, 64, 0, checkVaried},
-	{"ak_live_", setAlnum, 30, 0, checkVaried}, {"ak_test_", setAlnum, 30, 0, checkVaried},
-	{"sbp_", setAlnum, 40, 0, checkVaried},
-	{"tskey-", setKey, 20, 0, checkDigit}, // tskey-api-, -auth-, -client-, -scim-, -webhook-
-	{"api_live.", setKeyDot, 40, 0, checkDigit}, {"api_sandbox.", setKeyDot, 40, 0, checkDigit},
+	// From Kingfisher's rules (mongodb/kingfisher, bkua_, shltm_, NF-,
+	// nvapi-, ak_live_, sbp_, tskey-) and semgrep's (Onfido's api_live):
+	// Buildkite, Flexport, Nightfall, NVIDIA, Pagar.me, Supabase, Tailscale,
+	// Onfido, with those rules' alphabets and lengths.
+	{"bkua_", setAlnum, 40, 40, checkVaried}, {"shltm_", setKey, 40, 40, checkVaried},
+	{"NF-", setAlnum, 32, 32, checkDigit}, {"nvapi-", setKey, 64, 64, checkVaried},
+	{"ak_live_", setAlnum, 30, 30, checkVaried}, {"sbp_", setAlnum, 40, 40, checkVaried},
+	{"tskey-", setKey, 12, 0, checkTailscale}, {"api_live", setKeyDot, 45, 48, checkOnfido},
 }
 
 // firstRule indexes prefixRules by the first byte of the prefix.
@@ -653,8 +655,57 @@ func prefixAt(s string, i int, r *prefixRule) bool {
 		return looksRandom(body)
 	case checkMixed:
 		return hasUpperLower(body)
+	case checkTailscale:
+		return tailscaleKey(body)
+	case checkOnfido:
+		return onfidoToken(body)
 	}
 	return true
+}
+
+// tailscaleKey: after "tskey-", a key's kind, id and secret joined by "-"
+// (Kingfisher's tskey-[a-z]+-[0-9A-Za-z_]+-[0-9A-Za-z_]+: tskey-auth-,
+// -api-, -client-, -scim-, -webhook-), the kind in lower-case letters, the
+// secret of 8 or more characters, the id and the secret holding a digit.
+// "tskey-auth-" alone or in prose is no key.
+func tailscaleKey(body string) bool {
+	kind, rest, ok := strings.Cut(body, "-")
+	if !ok || kind == "" || strings.Trim(kind, "abcdefghijklmnopqrstuvwxyz") != "" {
+		return false
+	}
+	id, secret, ok := strings.Cut(rest, "-")
+	if !ok || id == "" || len(secret) < 8 || !hasDigit(rest) {
+		return false
+	}
+	for k := 0; k < len(rest); k++ {
+		if !isAlnum(rest[k]) && rest[k] != '_' && rest[k] != '-' {
+			return false
+		}
+	}
+	return strings.IndexByte(secret, '-') < 0
+}
+
+// onfidoToken: after "api_live", semgrep's Onfido token: maybe a region
+// ("_us", "_ca"), then ".", 11 characters of [A-Za-z0-9_-], "." and 32 of
+// them.
+func onfidoToken(body string) bool {
+	if len(body) > 3 && body[0] == '_' {
+		for k := 1; k < 3; k++ {
+			if !isUpper(body[k]) && !isLower(body[k]) {
+				return false
+			}
+		}
+		body = body[3:]
+	}
+	if len(body) != 1+11+1+32 || body[0] != '.' || body[12] != '.' {
+		return false
+	}
+	for k := 1; k < len(body); k++ {
+		if k != 12 && !keyByte(body[k]) {
+			return false
+		}
+	}
+	return hasDigit(body)
 }
 
 // splitBody joins a key body that a line break or blanks (at most eight
@@ -1143,6 +1194,9 @@ func assignmentAt(s string, i int) bool {
 	if kind == nameNone || kind == namePassword && ticketPass(s, j, end) {
 		return false
 	}
+	if s[i] == ':' && end == i && i+1 < len(s) && isAlnum(s[i+1]) && (s[j:end] == "session" || s[j:end] == "sessions") {
+		return false // a key's namespace: Redis's and caches' "session:<id>"
+	}
 	// The value: past "=", ">", blanks and quotes, then up to a delimiter.
 	v := i + 1
 	for k := 0; k < 6 && v < len(s) && (s[v] == '=' || s[v] == '>' || s[v] == ' ' || s[v] == '\t' || quoteByte(s[v])); k++ {
@@ -1609,7 +1663,7 @@ var phrases = []struct {
 	{".webhook.office.com/webhookb2/", func(rest string) bool { return runLen(rest, wordByte) >= 20 }, false, nil},
 	{"hooks.zapier.com/hooks/catch/", func(rest string) bool {
 		n := runLen(rest, func(c byte) bool { return isAlnum(c) || c == '/' })
-		return n >= 12 && hasDigit(rest[:n])
+		return n >= 16 && hasDigit(rest[:n]) // Kingfisher's [A-Za-z0-9/]{16}
 	}, false, nil},
 	// A command line's password option, "-Password X" (PowerShell's
 	// Connect-*, New-Object … -Password) or "--password X", "-password=X".
@@ -1623,9 +1677,10 @@ var phrases = []struct {
 	// .NET: new NetworkCredential("user", "password"[, "domain"]).
 	{"networkcredential(", credentialArgs, true, nil},
 	// curl's password options (--tlspassword, --proxy-tlspassword) and its
-	// user:password (-u, --user, -U, --proxy-user).
+	// user:password (-u, --user, -U, --proxy-user; phrases match without
+	// case, so "-u " finds -U too).
 	{"-tlspassword", passwordOption, false, nil},
-	{"-u ", nil, false, curlUser}, {"-U ", nil, false, curlUser},
+	{"-u ", nil, false, curlUser},
 	{"--user ", nil, false, curlUser}, {"--user=", nil, false, curlUser},
 	{"--proxy-user ", nil, false, curlUser},
 }
@@ -1633,6 +1688,14 @@ var phrases = []struct {
 // spacedNames are the secret names scan looks for before a blank
 // (spacedValue).
 var spacedNames = []string{"key", "secret", "token"}
+
+// spacedQualifiers are the words that make a bare "key" or "token" before
+// a blank a secret's name ("api key …", "access token …"); after any other
+// word (a GPG key id, a Stripe price lookup key, a Redis or cache key, a
+// WooCommerce order key) it names an identifier.
+var spacedQualifiers = []string{"api ", "access ", "secret ", "private ", "auth ", "client ", "app ",
+	"master ", "signing ", "encryption ", "bearer ", "refresh ", "session ", "service ", "account ",
+	"deploy ", "personal ", "oauth ", "consumer ", "webhook ", "storage ", "admin "}
 
 // callNames are the calls whose first two arguments are a name and its
 // value (callArgs): PHP's define('DB_PASSWORD', '…') (wp-config.php), a
@@ -1675,9 +1738,11 @@ func pairAt(s string, i int) bool {
 
 // spacedValue: at the phrase s[i:j] ("key ", "secret ", "token "), the
 // name it ends — with its word, and the word before it — is a secret's,
-// not a business one ("cache key", "primary key", "page token"), and the
-// value after the blanks is 16 or more characters that look random or are
-// a named key (namedKey), as after "=".
+// not a business one ("cache key", "primary key", "page token"); a bare
+// "key" or "token" needs a secret's word before it (spacedQualifiers:
+// "api key", "access token"); and the value after the blanks is 16 or
+// more characters that look random or are a named key (namedKey), as
+// after "=", and no date or number.
 func spacedValue(s string, i, j int) bool {
 	n := i
 	for n > 0 && i-n < 64 && nameByte(s[n-1]) {
@@ -1691,6 +1756,9 @@ func spacedValue(s string, i, j int) bool {
 	name := s[n : j-1]
 	if classifyName(name) != nameSecret || classifyName(s[p:j-1]) == nameNone {
 		return false
+	}
+	if bare := strings.ToLower(name); (bare == "key" || bare == "token") && !containsFold(spacedQualifiers, s[p:n]) {
+		return false // "GPG key", "lookup key", "order key", "Redis key"
 	}
 	v := j
 	for v < len(s) && v-j < 4 && (s[v] == ' ' || s[v] == '\t') {
