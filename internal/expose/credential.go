@@ -46,9 +46,17 @@ import (
 //     XML element (<password>X</password>), a name/value object ({"name":
 //     "DB_PASSWORD", "value": "X"}), a call (define('DB_PASSWORD', 'X'),
 //     os.getenv("API_TOKEN", "X")), curl's -u user:X, and a name and a
-//     value after blanks ("api key X", as .properties files allow); a
-//     template, variable, mask, call or the name repeated stands for a
-//     value and is not one.
+//     value after blanks ("api key X", as .properties files allow; a bare
+//     "key" or "token" only after a secret's word, so "GPG key X" and
+//     "lookup key X" pass): the shapes of the test cases of semgrep's,
+//     Kingfisher's and Whispers' rules the net lacked. What stands for a
+//     value is not one: a whole template ("${X}", "$(X)", "{{ x }}",
+//     "%(x)s", "{password}", "<password>"), a variable named as a secret
+//     or an environment variable ("$password", "$DB_PASS"), a mask, an
+//     unquoted call or index ("getpass()", "vault["x"]"), the name itself
+//     again ("SMTP_PASSWORD=SMTP_PASSWORD"), an empty string; and a date
+//     or a number under a secret's name is no key. "$", "{" or "<" at the
+//     start of or inside a value is part of it ("$ecr3tV4lue!").
 //
 // A prefix counts only at the start of a token: after the start of the
 // string or any character that is not a letter or digit (so "key=ghp_…",
@@ -56,12 +64,15 @@ import (
 // must have the provider's length and alphabet, so business slugs such
 // as "sk-winter-collection-2026" pass.
 //
-// The string is judged as the agent will read it: without the characters
-// Clean removes and the other format characters, and with fullwidth and
-// mathematical letters and digits folded to ASCII (NFKC's width and font
-// folds), so "ｇｈｐ＿…" is caught, and with a token wrapped at its dots
-// (a line break after a dot) joined, as is a prefixed key cut by a line
-// break or blanks (splitBody).
+// The string is judged as the agent will read it (normalize, fold):
+// without the characters Clean removes and the other format characters;
+// with C0 controls other than tab and line breaks, combining marks,
+// replacement characters and every Unicode space read as a blank (so a
+// no-break space after a name is a blank, and a key cut by a control is a
+// key cut by a blank); with fullwidth and mathematical letters and digits
+// folded to ASCII (NFKC's width and font folds), so "ｇｈｐ＿…" is caught;
+// and with a token wrapped at its dots (a line break after a dot) joined,
+// as is a prefixed key cut by a line break or blanks (splitBody).
 //
 // The net is written by hand rather than with regexp: it runs over every
 // string that leaves the module and regexp would add to the module's size.
@@ -78,11 +89,12 @@ func IsCredential(s string) bool {
 	return scan(s) || setCookieValue(s) || randomWord(s)
 }
 
-// normalize returns s as the agent will read it: without what Clean removes
-// and without the other format characters (category Cf), with fullwidth
-// forms (U+FF01–U+FF5E), the ideographic space and the mathematical
-// alphanumeric symbols folded to ASCII, and with tokens wrapped at their
-// dots joined. It returns s itself when there is nothing to change.
+// normalize returns s as the agent will read it: folded (fold: what Clean
+// removes and the other format characters dropped; controls, combining
+// marks, replacement characters and Unicode spaces made blanks; fullwidth
+// forms and mathematical alphanumeric symbols folded to ASCII), and with
+// tokens wrapped at their dots joined (joinWrapped). It returns s itself
+// when there is nothing to change.
 func normalize(s string) string {
 	s = fold(s)
 	if strings.IndexByte(s, '\n') >= 0 {
@@ -91,13 +103,15 @@ func normalize(s string) string {
 	return s
 }
 
-// fold removes invisible and format characters; reads as a blank the C0
-// controls other than tab and line breaks, combining marks, replacement
-// characters (any of them can cut a key in two, `ghp_…\u000b…`, or part it
-// from the word before, and the net joins a key cut by blanks) and every
-// Unicode space (a no-break space between a name and its value); and folds
-// width and font variants to ASCII. It returns s
-// itself when nothing changes.
+// fold removes what Clean removes (invisible: DEL, C1 controls, default
+// ignorable code points) and the other format characters (category Cf);
+// reads as a blank the C0 controls other than tab and line breaks (cutter),
+// combining marks, replacement characters (any of them can cut a key in
+// two, `ghp_…\u000b…`, or part it from the word before, and the net joins
+// a key cut by blanks) and every Unicode space, line and paragraph
+// separator (a no-break space between a name and its value); and folds
+// fullwidth forms (U+FF01–U+FF5E) and the mathematical alphanumeric
+// symbols to ASCII. It returns s itself when nothing changes.
 func fold(s string) string {
 	i := 0
 	for i < len(s) && s[i] < 0x7f && !cutter(s[i]) {
@@ -165,7 +179,7 @@ func plainLetter(r rune) bool {
 }
 
 // cutter reports whether ASCII byte c is a C0 control other than tab, line
-// feed and carriage return: fold drops those.
+// feed and carriage return: fold reads those as a blank.
 func cutter(c byte) bool {
 	return c < 0x20 && c != '\t' && c != '\n' && c != '\r'
 }

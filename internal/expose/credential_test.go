@@ -541,6 +541,8 @@ func TestIsCredentialCases(t *testing.T) {
 		{"db_password=DB_PASSWORD_2026x", true},
 		{"password=Password", true},
 		{"DB_PASSWORD=DB_PASSWORD", false},
+		// RabbitMQ's default user and password in a URL: redacted, as on main.
+		{"amqp://guest:guest@host", true},
 		// A date or a number under a secret's name is not a key.
 		{"<tokenExpiry>2026-12-01T10:00:00Z</tokenExpiry>", false},
 		{"tokenExpiry=2026-12-01T10:00:00Z", false},
