@@ -638,8 +638,9 @@ func prefixAt(s string, i int, r *prefixRule) bool {
 	for n < len(rest) && n <= maxBody && inSet(r.set, rest[n]) {
 		n++
 	}
-	// Trailing sentence punctuation is not part of the body.
-	for n > 0 && (rest[n-1] == '.' || rest[n-1] == '-') && r.set != setHexDash {
+	// Trailing sentence punctuation is not part of the body (but an Onfido
+	// token may end in "-": onfidoToken drops a final ".").
+	for n > 0 && (rest[n-1] == '.' || rest[n-1] == '-') && r.set != setHexDash && r.check != checkOnfido {
 		n--
 	}
 	body := rest[:n]
@@ -710,6 +711,9 @@ func onfidoToken(body string) bool {
 			}
 		}
 		body = body[3:]
+	}
+	if len(body) == 1+11+1+32+1 && body[len(body)-1] == '.' {
+		body = body[:len(body)-1] // the end of a sentence
 	}
 	if len(body) != 1+11+1+32 || body[0] != '.' || body[12] != '.' {
 		return false
