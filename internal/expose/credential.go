@@ -1287,10 +1287,15 @@ func ticketPass(s string, j, end int) bool {
 // unquoted value ends before "{", "<" or "(", so "${…}", "{{…}}" and
 // "<…>" never reach here). Only names written as environment variables
 // are: upper-case words of letters, each maybe ending in digits, joined by
-// "_" ("DB_PASS", "PASSWORD2"). A lower-case or mixed-case name may well be
-// a password that starts with "$" ("$ummer2024", "$P4SSW0RD",
-// "$uperS3cret"), and is judged as one.
+// "_" ("DB_PASS", "PASSWORD2"), and names of variables that name a secret
+// ("$password", "$db_pass", "$apiKey"); "$$" (a "$" escaped in Compose
+// files and Makefiles) reads as "$". Any other lower-case or mixed-case
+// name may well be a password that starts with "$" ("$ummer2024",
+// "$P4SSW0RD", "$uperS3cret"), and is judged as one.
 func reference(v string) bool {
+	if strings.HasPrefix(v, "$$") {
+		v = v[1:] // "$" escaped as "$$" (Compose files, Makefiles)
+	}
 	var name string
 	switch {
 	case len(v) < 3:
