@@ -2205,7 +2205,7 @@ func placeholderName(n string) bool {
 			upper = false
 		case isUpper(c):
 			lowerCase = false
-		case c == '_' || c == '.':
+		case c == '_' || c == '.' || isDigit(c):
 		default:
 			return false
 		}

@@ -538,6 +538,8 @@ func TestIsCredentialCases(t *testing.T) {
 		{"<password>%(password)s</password>", false},
 		{"redis://:<password>@cache.internal:6379", false},
 		{"https://ci:{password}@git.example.com/shop.git", false},
+		{"https://ci:{db_password2}@git.example.com/shop.git", false},
+		{"https://ci:{Xy9kq2Wm}@git.example.com/shop.git", true},
 		// An escaped backslash is a value, not an empty string.
 		{`password="\\Wint3r!Sky2026"`, true},
 		{`{\"user\": \"ops\", \"password\": \"\"}`, false},
