@@ -41,7 +41,22 @@ import (
 //     ("the password is 'X'"), in .NET's configuration
 //     (<add key="SmtpPassword" value="X"/>) or credentials
 //     (NetworkCredential("user", "X")): the rule classes of Nosey Parker's
-//     rules (praetorian-inc/noseyparker) the net lacked.
+//     rules (praetorian-inc/noseyparker) the net lacked;
+//   - a value given under a secret name in other configuration shapes: an
+//     XML element (<password>X</password>), a name/value object ({"name":
+//     "DB_PASSWORD", "value": "X"}), a call (define('DB_PASSWORD', 'X'),
+//     os.getenv("API_TOKEN", "X")), curl's -u user:X, and a name and a
+//     value after blanks ("api key X", as .properties files allow; a bare
+//     "key" or "token" only after a secret's word, so "GPG key X" and
+//     "lookup key X" pass): the shapes of the test cases of semgrep's,
+//     Kingfisher's and Whispers' rules the net lacked. What stands for a
+//     value is not one: a whole template ("${X}", "$(X)", "{{ x }}",
+//     "%(x)s", "{password}", "<password>"), a variable named as a secret
+//     or an environment variable ("$password", "$DB_PASS"), a mask, an
+//     unquoted call or index ("getpass()", "vault["x"]"), the name itself
+//     again ("SMTP_PASSWORD=SMTP_PASSWORD"), an empty string; and a date
+//     or a number under a secret's name is no key. "$", "{" or "<" at the
+//     start of or inside a value is part of it ("$ecr3tV4lue!").
 //
 // A prefix counts only at the start of a token: after the start of the
 // string or any character that is not a letter or digit (so "key=ghp_…",
@@ -49,12 +64,15 @@ import (
 // must have the provider's length and alphabet, so business slugs such
 // as "sk-winter-collection-2026" pass.
 //
-// The string is judged as the agent will read it: without the characters
-// Clean removes and the other format characters, and with fullwidth and
-// mathematical letters and digits folded to ASCII (NFKC's width and font
-// folds), so "ｇｈｐ＿…" is caught, and with a token wrapped at its dots
-// (a line break after a dot) joined, as is a prefixed key cut by a line
-// break or blanks (splitBody).
+// The string is judged as the agent will read it (normalize, fold):
+// without the characters Clean removes and the other format characters;
+// with C0 controls other than tab and line breaks, combining marks,
+// replacement characters and every Unicode space read as a blank (so a
+// no-break space after a name is a blank, and a key cut by a control is a
+// key cut by a blank); with fullwidth and mathematical letters and digits
+// folded to ASCII (NFKC's width and font folds), so "ｇｈｐ＿…" is caught;
+// and with a token wrapped at its dots (a line break after a dot) joined,
+// as is a prefixed key cut by a line break or blanks (splitBody).
 //
 // The net is written by hand rather than with regexp: it runs over every
 // string that leaves the module and regexp would add to the module's size.
@@ -71,11 +89,12 @@ func IsCredential(s string) bool {
 	return scan(s) || setCookieValue(s) || randomWord(s)
 }
 
-// normalize returns s as the agent will read it: without what Clean removes
-// and without the other format characters (category Cf), with fullwidth
-// forms (U+FF01–U+FF5E), the ideographic space and the mathematical
-// alphanumeric symbols folded to ASCII, and with tokens wrapped at their
-// dots joined. It returns s itself when there is nothing to change.
+// normalize returns s as the agent will read it: folded (fold: what Clean
+// removes and the other format characters dropped; controls, combining
+// marks, replacement characters and Unicode spaces made blanks; fullwidth
+// forms and mathematical alphanumeric symbols folded to ASCII), and with
+// tokens wrapped at their dots joined (joinWrapped). It returns s itself
+// when there is nothing to change.
 func normalize(s string) string {
 	s = fold(s)
 	if strings.IndexByte(s, '\n') >= 0 {
@@ -84,13 +103,15 @@ func normalize(s string) string {
 	return s
 }
 
-// fold removes invisible and format characters; reads as a blank the C0
-// controls other than tab and line breaks, combining marks, replacement
-// characters (any of them can cut a key in two, `ghp_…\u000b…`, or part it
-// from the word before, and the net joins a key cut by blanks) and every
-// Unicode space (a no-break space between a name and its value); and folds
-// width and font variants to ASCII. It returns s
-// itself when nothing changes.
+// fold removes what Clean removes (invisible: DEL, C1 controls, default
+// ignorable code points) and the other format characters (category Cf);
+// reads as a blank the C0 controls other than tab and line breaks (cutter),
+// combining marks, replacement characters (any of them can cut a key in
+// two, `ghp_…\u000b…`, or part it from the word before, and the net joins
+// a key cut by blanks) and every Unicode space, line and paragraph
+// separator (a no-break space between a name and its value); and folds
+// fullwidth forms (U+FF01–U+FF5E) and the mathematical alphanumeric
+// symbols to ASCII. It returns s itself when nothing changes.
 func fold(s string) string {
 	i := 0
 	for i < len(s) && s[i] < 0x7f && !cutter(s[i]) {
@@ -158,7 +179,7 @@ func plainLetter(r rune) bool {
 }
 
 // cutter reports whether ASCII byte c is a C0 control other than tab, line
-// feed and carriage return: fold drops those.
+// feed and carriage return: fold reads those as a blank.
 func cutter(c byte) bool {
 	return c < 0x20 && c != '\t' && c != '\n' && c != '\r'
 }
@@ -297,7 +318,9 @@ const (
 	checkVaried = iota
 	checkDigit
 	checkRandom
-	checkMixed // both upper and lower case letters
+	checkMixed     // both upper and lower case letters
+	checkTailscale // tailscaleKey
+	checkOnfido    // onfidoToken
 )
 
 // prefixRules follow the rule sets cited on IsCredential; lengths are the
@@ -352,7 +375,7 @@ var prefixRules = []prefixRule{
 	{"tk.eyJ", setKeyDot, 60, 0, checkVaried},
 	{"npm_", setAlnum, 36, 0, checkVaried}, {"pypi-AgE", setKey, 50, 0, checkVaried},
 	{"rubygems_", setHex, 48, 0, checkVaried}, {"CLOJARS_", setAlnum, 60, 0, checkVaried},
-	{"oy2", setAlnum, 43, 0, checkRandom},
+	{"oy2", setAlnum, 43, 43, checkDigit},
 	// Twilio, SendGrid, Mailgun, Brevo
 	{"SK", setHex, 32, 32, checkVaried}, {"SG.", setKeyDot, 60, 0, checkVaried},
 	{"key-", setHex, 32, 0, checkVaried}, {"xkeysib-", setKey, 70, 0, checkVaried},
@@ -420,6 +443,14 @@ var prefixRules = []prefixRule{
 	{"A3T", setUpper, 17, 17, checkVaried},
 	// Docker Hub personal access tokens
 	{"dckr_pat_", setKey, 27, 27, checkVaried},
+	// From Kingfisher's rules (mongodb/kingfisher, bkua_, shltm_, NF-,
+	// nvapi-, ak_live_, sbp_, tskey-) and semgrep's (Onfido's api_live):
+	// Buildkite, Flexport, Nightfall, NVIDIA, Pagar.me, Supabase, Tailscale,
+	// Onfido, with those rules' alphabets and lengths.
+	{"bkua_", setAlnum, 40, 40, checkVaried}, {"shltm_", setKey, 40, 40, checkVaried},
+	{"NF-", setAlnum, 32, 32, checkDigit}, {"nvapi-", setKey, 64, 64, checkVaried},
+	{"ak_live_", setAlnum, 30, 30, checkVaried}, {"sbp_", setAlnum, 40, 40, checkVaried},
+	{"tskey-", setKey, 12, 0, checkTailscale}, {"api_live", setKeyDot, 45, 48, checkOnfido},
 }
 
 // firstRule indexes prefixRules by the first byte of the prefix.
@@ -434,6 +465,7 @@ const (
 	tAlnum = 1 << iota
 	tPhrase
 	tMarker
+	tSpaced // the last byte of a spacedNames word
 )
 
 func init() {
@@ -457,8 +489,13 @@ func init() {
 			triggers[c] |= tAlnum
 		}
 	}
-	for _, c := range []byte("~=:/T.$") {
+	for _, c := range []byte("~=:/T.$> (") {
 		triggers[c] |= tMarker
+	}
+	for _, w := range spacedNames {
+		c := w[len(w)-1]
+		triggers[c] |= tSpaced
+		triggers[c-32] |= tSpaced
 	}
 }
 
@@ -528,7 +565,8 @@ func scan(s string) bool {
 				if p.word && i > 0 && isAlnum(s[i-1]) {
 					continue
 				}
-				if len(s)-i >= len(p.text) && equalFold(s[i:i+len(p.text)], p.text) && p.then(s[i+len(p.text):]) {
+				if len(s)-i >= len(p.text) && equalFold(s[i:i+len(p.text)], p.text) &&
+					(p.at == nil && p.then(s[i+len(p.text):]) || p.at != nil && p.at(s, i, i+len(p.text))) {
 					return true
 				}
 			}
@@ -542,7 +580,19 @@ func scan(s string) bool {
 				return true
 			}
 		case '=', ':':
-			if assignmentAt(s, i) {
+			if assignmentAt(s, i) || c == ':' && pairAt(s, i) {
+				return true
+			}
+		case '>':
+			if xmlElementAt(s, i) {
+				return true
+			}
+		case ' ':
+			if i >= 3 && (triggers[s[i-1]]&tSpaced != 0) && spacedAt(s, i) {
+				return true
+			}
+		case '(':
+			if callAt(s, i) {
 				return true
 			}
 		case '/':
@@ -588,8 +638,9 @@ func prefixAt(s string, i int, r *prefixRule) bool {
 	for n < len(rest) && n <= maxBody && inSet(r.set, rest[n]) {
 		n++
 	}
-	// Trailing sentence punctuation is not part of the body.
-	for n > 0 && (rest[n-1] == '.' || rest[n-1] == '-') && r.set != setHexDash {
+	// Trailing sentence punctuation is not part of the body (but an Onfido
+	// token may end in "-": onfidoToken drops a final ".").
+	for n > 0 && (rest[n-1] == '.' || rest[n-1] == '-') && r.set != setHexDash && r.check != checkOnfido {
 		n--
 	}
 	body := rest[:n]
@@ -619,8 +670,60 @@ func prefixAt(s string, i int, r *prefixRule) bool {
 		return looksRandom(body)
 	case checkMixed:
 		return hasUpperLower(body)
+	case checkTailscale:
+		return tailscaleKey(body)
+	case checkOnfido:
+		return onfidoToken(body)
 	}
 	return true
+}
+
+// tailscaleKey: after "tskey-", a key's kind, id and secret joined by "-"
+// (Kingfisher's tskey-[a-z]+-[0-9A-Za-z_]+-[0-9A-Za-z_]+: tskey-auth-,
+// -api-, -client-, -scim-, -webhook-), the kind in lower-case letters, the
+// secret of 8 or more characters, the id and the secret holding a digit.
+// "tskey-auth-" alone or in prose is no key.
+func tailscaleKey(body string) bool {
+	kind, rest, ok := strings.Cut(body, "-")
+	if !ok || kind == "" || strings.Trim(kind, "abcdefghijklmnopqrstuvwxyz") != "" {
+		return false
+	}
+	id, secret, ok := strings.Cut(rest, "-")
+	if !ok || id == "" || len(secret) < 8 || !hasDigit(rest) {
+		return false
+	}
+	for k := 0; k < len(rest); k++ {
+		if !isAlnum(rest[k]) && rest[k] != '_' && rest[k] != '-' {
+			return false
+		}
+	}
+	return strings.IndexByte(secret, '-') < 0
+}
+
+// onfidoToken: after "api_live", semgrep's Onfido token: maybe a region
+// ("_us", "_ca"), then ".", 11 characters of [A-Za-z0-9_-], "." and 32 of
+// them.
+func onfidoToken(body string) bool {
+	if len(body) > 3 && body[0] == '_' {
+		for k := 1; k < 3; k++ {
+			if !isUpper(body[k]) && !isLower(body[k]) {
+				return false
+			}
+		}
+		body = body[3:]
+	}
+	if len(body) == 1+11+1+32+1 && body[len(body)-1] == '.' {
+		body = body[:len(body)-1] // the end of a sentence
+	}
+	if len(body) != 1+11+1+32 || body[0] != '.' || body[12] != '.' {
+		return false
+	}
+	for k := 1; k < len(body); k++ {
+		if k != 12 && !keyByte(body[k]) {
+			return false
+		}
+	}
+	return hasDigit(body)
 }
 
 // splitBody joins a key body that a line break or blanks (at most eight
@@ -1018,7 +1121,7 @@ var (
 	businessNames = []string{"pagetoken", "nexttoken", "continuationtoken", "paginationtoken", "synctoken",
 		"idempotencykey", "sortkey", "cachekey", "primarykey", "foreignkey", "partitionkey", "rowkey",
 		"publickey", "publishablekey", "hotkey", "tokencount", "author", "sessiondate", "sessionname",
-		"sessiontitle", "secretary"}
+		"sessiontitle", "secretary", "pubkey"}
 	// ticketNames are names ending in "pass" that are not a password's:
 	// tickets and things, matched as the whole name (BUS_PASSWORD and
 	// MONGO_COMPASS_PASSWORD stay passwords).
@@ -1095,7 +1198,7 @@ func quoteByte(c byte) bool { return c == '"' || c == '\'' || c == '\\' || c == 
 func assignmentAt(s string, i int) bool {
 	// The name: back over blanks and quotes, then name characters.
 	j := i
-	for k := 0; k < 4 && j > 0 && (quoteByte(s[j-1]) || s[j-1] == ' ' || s[j-1] == ':' && s[i] == '='); k++ {
+	for k := 0; k < 4 && j > 0 && (quoteByte(s[j-1]) || s[j-1] == ' ' || (s[j-1] == ':' || s[j-1] == ']') && s[i] == '='); k++ {
 		j--
 	}
 	end := j
@@ -1109,11 +1212,18 @@ func assignmentAt(s string, i int) bool {
 	if kind == nameNone || kind == namePassword && ticketPass(s, j, end) {
 		return false
 	}
+	if s[i] == ':' && end == i && i+1 < len(s) && isAlnum(s[i+1]) && (s[j:end] == "session" || s[j:end] == "sessions") {
+		return false // a key's namespace: Redis's and caches' "session:<id>"
+	}
 	// The value: past "=", ">", blanks and quotes, then up to a delimiter.
 	v := i + 1
 	for k := 0; k < 6 && v < len(s) && (s[v] == '=' || s[v] == '>' || s[v] == ' ' || s[v] == '\t' || quoteByte(s[v])); k++ {
+		if emptyString(s[v:]) {
+			return false // an empty string: password="" and the next attribute
+		}
 		v++
 	}
+	quotedValue := v > i+1 && quoteByte(s[v-1])
 	w := v
 	for w < len(s) && w-v <= maxBody && valueByte(s[w]) {
 		// An "=" inside the value starts the next assignment; "=" at its
@@ -1128,11 +1238,28 @@ func assignmentAt(s string, i int) bool {
 		w++
 	}
 	val := s[v:w]
-	if reference(val) {
+	if quotedValue && w > v && w < len(s) && strings.IndexByte("&,;<>()[]{}", s[w]) >= 0 {
+		// A quoted value holds brackets and the like up to its quote
+		// ("p@ss[1]word"), and is judged whole as well as up to them; a
+		// template, a format string or a call in quotes stands for a value.
+		if q := quotedEnd(s, v, s[v-1]); q > w {
+			whole := s[v:q]
+			if stand(whole) || formatString(whole) || callText(whole) {
+				return false
+			}
+			if kind == namePassword && !strings.Contains(whole, "://") && passwordValue(whole, s[i]) {
+				return true
+			}
+		}
+	}
+	if reference(val) || !quotedValue && code(s, v, w) && !configValue(s, j, end, i) || sameName(val, s[j:end]) {
 		return false
 	}
 	if kind == namePassword {
-		return passwordValue(val, s[i])
+		return !strings.Contains(val, "://") && passwordValue(val, s[i])
+	}
+	if dateOrNumber(val) {
+		return false
 	}
 	if v := unescapeURL(val); looksRandom(v) || namedKey(v) {
 		return true
@@ -1160,10 +1287,15 @@ func ticketPass(s string, j, end int) bool {
 // unquoted value ends before "{", "<" or "(", so "${…}", "{{…}}" and
 // "<…>" never reach here). Only names written as environment variables
 // are: upper-case words of letters, each maybe ending in digits, joined by
-// "_" ("DB_PASS", "PASSWORD2"). A lower-case or mixed-case name may well be
-// a password that starts with "$" ("$ummer2024", "$P4SSW0RD",
-// "$uperS3cret"), and is judged as one.
+// "_" ("DB_PASS", "PASSWORD2"), and names of variables that name a secret
+// ("$password", "$db_pass", "$apiKey"); "$$" (a "$" escaped in Compose
+// files and Makefiles) reads as "$". Any other lower-case or mixed-case
+// name may well be a password that starts with "$" ("$ummer2024",
+// "$P4SSW0RD", "$uperS3cret"), and is judged as one.
 func reference(v string) bool {
+	if strings.HasPrefix(v, "$$") {
+		v = v[1:] // "$" escaped as "$$" (Compose files, Makefiles)
+	}
 	var name string
 	switch {
 	case len(v) < 3:
@@ -1175,12 +1307,164 @@ func reference(v string) bool {
 	default:
 		return false
 	}
+	if v[0] == '$' && identifier(name) && classifyName(name) != nameNone {
+		return true // a variable named as a secret: "$password", "$db_pass", "$apiKey"
+	}
 	for _, word := range strings.Split(name, "_") {
 		if !envWord(word) {
 			return false
 		}
 	}
 	return strings.Trim(name, "_") != ""
+}
+
+// identifier: a letter or "_", then letters, digits and "_".
+func identifier(w string) bool {
+	if w == "" || isDigit(w[0]) {
+		return false
+	}
+	for i := 0; i < len(w); i++ {
+		if !isAlnum(w[i]) && w[i] != '_' {
+			return false
+		}
+	}
+	return true
+}
+
+// quotedEnd returns where the value quoted by q and starting at v ends:
+// the index of its closing quote, past printable ASCII other than quotes
+// and backslashes, or -1.
+func quotedEnd(s string, v int, q byte) int {
+	if q != '"' && q != '\'' && q != '`' {
+		return -1
+	}
+	for w := v; w < len(s) && w-v <= maxBody; w++ {
+		switch c := s[w]; {
+		case c == q:
+			return w
+		case c <= ' ' || c >= 0x7f || quoteByte(c):
+			return -1
+		}
+	}
+	return -1
+}
+
+// formatString reports whether v holds a format placeholder: "{}", "{0}",
+// "{name}" (Python's str.format, C#'s string.Format), "%s" or "%d".
+func formatString(v string) bool {
+	if strings.Contains(v, "%s") || strings.Contains(v, "%d") {
+		return true
+	}
+	for k := strings.IndexByte(v, '{'); k >= 0; {
+		e := strings.IndexByte(v[k:], '}')
+		if e < 0 {
+			return false
+		}
+		in := v[k+1 : k+e]
+		if in == "" || identifier(in) && (isDigit(in[0]) || strings.ToLower(in) == in) || isDigit(in[0]) && strings.Trim(in, "0123456789") == "" {
+			return true
+		}
+		n := strings.IndexByte(v[k+e:], '{')
+		if n < 0 {
+			return false
+		}
+		k += e + n
+	}
+	return false
+}
+
+// callText reports whether v is a call written as text: a name or a
+// dotted name, then "()" ("obj.aFunctionCall()").
+func callText(v string) bool {
+	if !strings.HasSuffix(v, "()") || len(v) < 3 || isDigit(v[0]) {
+		return false
+	}
+	for k := 0; k < len(v)-2; k++ {
+		if !isAlnum(v[k]) && v[k] != '_' && v[k] != '.' {
+			return false
+		}
+	}
+	return true
+}
+
+// emptyString reports whether s starts with an empty quoted string: two
+// double, single or back quotes, or an escaped pair inside another string
+// (\"\"). An escaped backslash ("\\") is a value, not a quote.
+func emptyString(s string) bool {
+	switch {
+	case len(s) >= 2 && (s[0] == '"' || s[0] == '\'' || s[0] == '`'):
+		return s[1] == s[0]
+	case len(s) >= 4 && s[0] == '\\' && (s[1] == '"' || s[1] == '\''):
+		return s[2] == '\\' && s[3] == s[1]
+	}
+	return false
+}
+
+// code reports whether the unquoted value s[v:w] is code rather than a
+// value: a function called or a collection indexed ("password =
+// getpass()", "password = secrets["password"]", "token =
+// os.environ.get(…)"). The value must read as a name (a letter or "_",
+// then letters, digits, "_" and "."), and what follows as a call's or an
+// index's start: ")" or "]" at once, a quote, or a name; a value followed
+// by a number or a symbol in brackets is a value ("Wint3rSky(2026)").
+func code(s string, v, w int) bool {
+	if w+1 >= len(s) || s[w] != '(' && s[w] != '[' || v == w || isDigit(s[v]) {
+		return false
+	}
+	for k := v; k < w; k++ {
+		if !isAlnum(s[k]) && s[k] != '_' && s[k] != '.' {
+			return false
+		}
+	}
+	c := s[w+1]
+	return c == ')' || c == ']' || c == '"' || c == '\'' || c == '_' || isLower(c) || isUpper(c)
+}
+
+// configValue reports whether the assignment of the name s[j:end] at the
+// "=" at i is a line of an environment file or a shell assignment
+// (DB_PASSWORD=…): an upper-case name with "=" right after it, whose value
+// is plain text, never a call.
+func configValue(s string, j, end, i int) bool {
+	if end != i || s[i] != '=' {
+		return false
+	}
+	for k := j; k < end; k++ {
+		if !isUpper(s[k]) && !isDigit(s[k]) && s[k] != '_' {
+			return false
+		}
+	}
+	return true
+}
+
+// sameName reports whether the value is its name written again, exactly:
+// a placeholder ("DB_PASSWORD=DB_PASSWORD", String password =
+// "password"). Another case or spelling ("password=Password") is judged as
+// a value.
+func sameName(v, name string) bool {
+	return v != "" && v == name
+}
+
+// dateOrNumber reports whether v, a value under a secret's (not a
+// password's) name, is a date, a time or a number: "tokenExpiry" and
+// "secretRotatedAt" hold them, and no key is one. Digits with "-", ":",
+// ".", "+", "T" and "Z" between them, at least one digit in four
+// characters.
+func dateOrNumber(v string) bool {
+	digits := 0
+	for k := 0; k < len(v); k++ {
+		switch c := v[k]; {
+		case isDigit(c):
+			digits++
+		case c == '-' || c == ':' || c == '.' || c == '+' || c == '/' || c == ' ':
+		case c == 'T' || c == 'Z':
+			if k == 0 {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return digits > 0 && 2*digits >= len(v)
 }
 
 // envWord: upper-case letters, then digits if any ("" is an empty word of
@@ -1384,33 +1668,247 @@ var phrases = []struct {
 	text string
 	then func(rest string) bool
 	word bool
+	at   func(s string, i, j int) bool // instead of then: s, the phrase's start and end
 }{
 	{"-----begin", func(rest string) bool {
 		end := strings.Index(rest, "-----")
 		return end >= 0 && end < 100 && strings.Contains(strings.ToLower(rest[:end]), "private key")
-	}, false},
-	{"putty-user-key-file-", func(rest string) bool { return true }, false},
-	{"bearer ", func(rest string) bool { return bearerToken(trimQuotes(rest)) }, false},
-	{"basic ", func(rest string) bool { return basicToken(trimQuotes(rest)) }, false},
-	{"token ", func(rest string) bool { return len(rest) >= 20 && looksRandom(rest[:runLen(rest, wordByte)]) }, false},
-	{"cookie:", func(rest string) bool { return cookiePair(trimQuotes(rest)) }, false},
-	{"cookie=", func(rest string) bool { return cookiePair(trimQuotes(rest)) }, false},
-	{"://", urlPassword, false},
-	{"hooks.slack.com/", func(rest string) bool { return runLen(rest, wordByte) >= 30 }, false},
-	{"discord.com/api/webhooks/", func(rest string) bool { return runLen(rest, wordByte) >= 20 }, false},
-	{"discordapp.com/api/webhooks/", func(rest string) bool { return runLen(rest, wordByte) >= 20 }, false},
-	{".webhook.office.com/webhookb2/", func(rest string) bool { return runLen(rest, wordByte) >= 20 }, false},
+	}, false, nil},
+	{"putty-user-key-file-", func(rest string) bool { return true }, false, nil},
+	{"bearer ", func(rest string) bool { return bearerToken(trimQuotes(rest)) }, false, nil},
+	{"basic ", func(rest string) bool { return basicToken(trimQuotes(rest)) }, false, nil},
+	{"cookie:", func(rest string) bool { return cookiePair(trimQuotes(rest)) }, false, nil},
+	{"cookie=", func(rest string) bool { return cookiePair(trimQuotes(rest)) }, false, nil},
+	{"://", urlPassword, false, nil},
+	{"hooks.slack.com/", func(rest string) bool { return runLen(rest, wordByte) >= 30 }, false, nil},
+	{"discord.com/api/webhooks/", func(rest string) bool { return runLen(rest, wordByte) >= 20 }, false, nil},
+	{"discordapp.com/api/webhooks/", func(rest string) bool { return runLen(rest, wordByte) >= 20 }, false, nil},
+	{".webhook.office.com/webhookb2/", func(rest string) bool { return runLen(rest, wordByte) >= 20 }, false, nil},
+	{"hooks.zapier.com/hooks/catch/", func(rest string) bool {
+		n := runLen(rest, func(c byte) bool { return isAlnum(c) || c == '/' })
+		return n >= 16 && hasDigit(rest[:n]) // Kingfisher's [A-Za-z0-9/]{16}
+	}, false, nil},
 	// A command line's password option, "-Password X" (PowerShell's
 	// Connect-*, New-Object … -Password) or "--password X", "-password=X".
-	{"-password", passwordOption, true},
+	{"-password", passwordOption, true, nil},
 	// A .netrc entry: "machine HOST login USER password PASS" (netrc(5)).
-	{"machine ", netrcPassword, true},
+	{"machine ", netrcPassword, true, nil},
 	// A password given in prose: "the password is 'Secret123'".
-	{"password is ", quotedPassword, true},
+	{"password is ", quotedPassword, true, nil},
 	// .NET configuration: <add key="SmtpPassword" value="…"/> (appSettings).
-	{"key=", configEntry, false},
+	{"key=", configEntry, false, nil},
 	// .NET: new NetworkCredential("user", "password"[, "domain"]).
-	{"networkcredential(", credentialArgs, true},
+	{"networkcredential(", credentialArgs, true, nil},
+	// curl's password options (--tlspassword, --proxy-tlspassword) and its
+	// user:password (-u, --user, -U, --proxy-user; phrases match without
+	// case, so "-u " finds -U too).
+	{"-tlspassword", passwordOption, false, nil},
+	{"-u ", nil, false, curlUser},
+	{"--user ", nil, false, curlUser}, {"--user=", nil, false, curlUser},
+	{"--proxy-user ", nil, false, curlUser},
+}
+
+// spacedNames are the secret names scan looks for before a blank
+// (spacedValue).
+var spacedNames = []string{"key", "secret", "token"}
+
+// spacedQualifiers are the words that make a bare "key" or "token" before
+// a blank a secret's name ("api key …", "access token …"); after any other
+// word (a GPG key id, a Stripe price lookup key, a Redis or cache key, a
+// WooCommerce order key) it names an identifier.
+var spacedQualifiers = []string{"api ", "access ", "secret ", "private ", "auth ", "client ", "app ",
+	"master ", "signing ", "encryption ", "bearer ", "refresh ", "session ", "service ", "account ",
+	"deploy ", "personal ", "oauth ", "consumer ", "webhook ", "storage ", "admin "}
+
+// callNames are the calls whose first two arguments are a name and its
+// value (callArgs): PHP's define('DB_PASSWORD', '…') (wp-config.php), a
+// default given to an environment variable (os.getenv("API_TOKEN", "…"),
+// os.environ.get(…), Ruby's ENV.fetch(…)).
+var callNames = []string{"define", "getenv", "environ.get", "env.fetch"}
+
+// spacedAt: at the blank at i, one of spacedNames ends before it.
+func spacedAt(s string, i int) bool {
+	for _, w := range spacedNames {
+		if i >= len(w) && equalFold(s[i-len(w):i], w) {
+			return spacedValue(s, i-len(w), i+1)
+		}
+	}
+	return false
+}
+
+// callAt: at the "(" at i, one of callNames ends before it.
+func callAt(s string, i int) bool {
+	for _, w := range callNames {
+		if i >= len(w) && equalFold(s[i-len(w):i], w) && (i == len(w) || !isAlnum(s[i-len(w)-1])) {
+			return callArgs(s[i+1:])
+		}
+	}
+	return false
+}
+
+// pairAt: at the ":" at i, after "name" or "key" in quotes: a name and a
+// value as the two fields of an object (pairEntry).
+func pairAt(s string, i int) bool {
+	k := i
+	for k > 0 && i-k < 4 && s[k-1] == ' ' {
+		k--
+	}
+	if strings.HasSuffix(s[:k], `"name"`) || strings.HasSuffix(s[:k], `"key"`) {
+		return pairEntry(s[k:])
+	}
+	return false
+}
+
+// spacedValue: at the phrase s[i:j] ("key ", "secret ", "token "), the
+// name it ends — with its word, and the word before it — is a secret's,
+// not a business one ("cache key", "primary key", "page token"); a bare
+// "key" or "token" needs a secret's word before it (spacedQualifiers:
+// "api key", "access token"); and the value after the blanks is 16 or
+// more characters that look random or are a named key (namedKey), as
+// after "=", and no date or number.
+func spacedValue(s string, i, j int) bool {
+	n := i
+	for n > 0 && i-n < 64 && nameByte(s[n-1]) {
+		n--
+	}
+	p := n
+	if p > 1 && s[p-1] == ' ' {
+		for p--; p > 0 && n-p < 32 && isAlnum(s[p-1]); p-- {
+		}
+	}
+	name := s[n : j-1]
+	if classifyName(name) != nameSecret || classifyName(s[p:j-1]) == nameNone {
+		return false
+	}
+	if bare := strings.ToLower(name); (bare == "key" || bare == "token") && !containsFold(spacedQualifiers, s[p:n]) {
+		return false // "GPG key", "lookup key", "order key", "Redis key"
+	}
+	v := j
+	for v < len(s) && v-j < 4 && (s[v] == ' ' || s[v] == '\t') {
+		v++
+	}
+	if v < len(s) && quoteByte(s[v]) {
+		v++
+	}
+	w := v
+	for w < len(s) && w-v <= maxBody && valueByte(s[w]) {
+		w++
+	}
+	for w > v && (s[w-1] == '.' || s[w-1] == ':') {
+		w-- // sentence punctuation
+	}
+	val := s[v:w]
+	if len(val) < 16 || reference(val) || code(s, v, w) || dateOrNumber(val) {
+		return false
+	}
+	return looksRandom(unescapeURL(val)) || namedKey(val)
+}
+
+// namedValue judges a value given under a name, as after "=": a
+// password's by passwordValue, a secret's when it looks random or is a
+// named key.
+func namedValue(name, v string) bool {
+	kind := classifyName(name)
+	if kind == nameNone || v == "" || reference(v) || stand(v) || sameName(v, name) {
+		return false
+	}
+	if kind == namePassword {
+		return !strings.Contains(v, "://") && passwordValue(v, '=')
+	}
+	return !dateOrNumber(v) && (looksRandom(v) || namedKey(v))
+}
+
+// xmlElementAt: at the ">" at i, an element named as a secret holding its
+// value, <password>…</password>, <apiToken>…</apiToken> (Maven's
+// settings.xml, Spring and Jenkins configurations): a value without blanks
+// up to "</".
+func xmlElementAt(s string, i int) bool {
+	j := i
+	for j > 0 && i-j < 64 && (nameByte(s[j-1]) || s[j-1] == ':') {
+		j--
+	}
+	if j == i || j == 0 || s[j-1] != '<' {
+		return false
+	}
+	end := i + 1
+	for end < len(s) && end-i <= maxBody && s[end] != '<' && !isSpace(s[end]) {
+		end++
+	}
+	if end+1 >= len(s) || s[end] != '<' || s[end+1] != '/' {
+		return false
+	}
+	name := s[j:i]
+	if c := strings.LastIndexByte(name, ':'); c >= 0 {
+		name = name[c+1:] // a namespace prefix
+	}
+	return namedValue(name, s[i+1:end])
+}
+
+// pairEntry: after "name" or "key", ":" and a quoted name, then ","
+// and "value": and a quoted value, judged as after that name and "=".
+func pairEntry(rest string) bool {
+	rest = strings.TrimLeft(head(rest), " \t")
+	if !strings.HasPrefix(rest, ":") {
+		return false
+	}
+	name, after, ok := quoted(strings.TrimLeft(rest[1:], " \t"))
+	if !ok || classifyName(name) == nameNone {
+		return false
+	}
+	after = strings.TrimLeft(after, " \t")
+	if !strings.HasPrefix(after, ",") {
+		return false
+	}
+	after = strings.TrimLeft(after[1:], " \t")
+	if !strings.HasPrefix(strings.ToLower(after), `"value"`) {
+		return false
+	}
+	after = strings.TrimLeft(after[len(`"value"`):], " \t")
+	if !strings.HasPrefix(after, ":") {
+		return false
+	}
+	v, _, ok := quoted(strings.TrimLeft(after[1:], " \t"))
+	return ok && namedValue(name, v)
+}
+
+// callArgs: after "define(" or "getenv(", a quoted name, "," and a
+// quoted value, judged as after that name and "=".
+func callArgs(rest string) bool {
+	name, after, ok := quoted(strings.TrimLeft(head(rest), " \t"))
+	if !ok {
+		return false
+	}
+	after = strings.TrimLeft(after, " \t")
+	if !strings.HasPrefix(after, ",") {
+		return false
+	}
+	v, _, ok := quoted(strings.TrimLeft(after[1:], " \t"))
+	return ok && namedValue(name, v)
+}
+
+// curlUser: at the option s[i:j] (-u, --user, -U, --proxy-user) of a
+// curl command on the same line, a user:password (curl(1)), the password
+// judged as after "password:" and not a template, variable or mask.
+func curlUser(s string, i, j int) bool {
+	line := s[max(0, i-maxBody):i]
+	if nl := strings.LastIndexByte(line, '\n'); nl >= 0 {
+		line = line[nl+1:]
+	}
+	c := strings.Index(line, "curl ")
+	if c < 0 || c > 0 && isAlnum(line[c-1]) || i > 0 && s[i-1] != ' ' {
+		return false
+	}
+	var f [1]string
+	if fields(head(s[j:]), f[:]) == 0 {
+		return false
+	}
+	cred := strings.Trim(f[0], `"'`)
+	colon := strings.IndexByte(cred, ':')
+	if colon <= 0 {
+		return false
+	}
+	pw := cred[colon+1:]
+	return pw != "" && !stand(pw) && !reference(pw) && passwordValue(pw, ':')
 }
 
 // configEntry: after `key=`, a quoted setting name that is a secret's or
@@ -1429,13 +1927,7 @@ func configEntry(rest string) bool {
 		return false
 	}
 	v, _, ok := quoted(after[len("value="):])
-	if !ok || v == "" || reference(v) {
-		return false
-	}
-	if kind == namePassword {
-		return passwordValue(v, '=')
-	}
-	return looksRandom(v) || namedKey(v)
+	return ok && namedValue(name, v)
 }
 
 // credentialArgs: after "NetworkCredential(", a quoted user name and a
@@ -1473,12 +1965,15 @@ func passwordOption(rest string) bool {
 	if rest == "" || rest[0] != ' ' && rest[0] != '=' && rest[0] != ':' {
 		return false
 	}
+	if rest[0] != ' ' && len(rest) > 1 && isSpace(rest[1]) {
+		return false // "--password= ": an empty value
+	}
 	rest = head(rest)
 	v := trimQuotes(strings.TrimLeft(rest[1:], " \t"))
 	v = v[:runLen(v, valueByte)]
 	// Not a variable, a template or placeholder ("{{secret}}", "<pw>",
 	// "[password]", "(hidden)") or the next option.
-	return v != "" && strings.IndexByte("$%{<[(-*", v[0]) < 0 && !reference(v) && passwordValue(v, ':')
+	return v != "" && strings.IndexByte("$%{<[(-*", v[0]) < 0 && !reference(v) && !strings.Contains(v, "://") && passwordValue(v, ':')
 }
 
 // netrcPassword: after "machine ", a .netrc entry (netrc(5)): a host
@@ -1660,7 +2155,77 @@ func urlPassword(rest string) bool {
 		return false
 	}
 	colon := strings.IndexByte(auth[:at], ':')
-	return colon >= 0 && colon < at-1 && !strings.ContainsAny(auth[:colon], "?#=&")
+	return colon >= 0 && colon < at-1 && !strings.ContainsAny(auth[:colon], "?#=&") && !stand(auth[colon+1:at])
+}
+
+// stand reports whether a value stands for one instead of being one, as
+// a whole: a template ("${PASS}", "$(PGPASSWORD)", "{{ pass }}",
+// "%(password)s", "{password}", "{token_for(org)}", "<password>"), a
+// variable (reference: "$password", "$DB_PASS") or a mask ("*****",
+// "xxxxxx"). "$", "{" or "<" inside or at the start of a value is part of
+// it ("$ecr3tV4lue!", "{Xy9#kq}", "<Wint3r>Sky9").
+func stand(p string) bool {
+	if p == "" {
+		return false
+	}
+	switch {
+	case strings.HasPrefix(p, "${") && strings.HasSuffix(p, "}"),
+		strings.HasPrefix(p, "$(") && strings.HasSuffix(p, ")"),
+		strings.HasPrefix(p, "{{") && strings.HasSuffix(p, "}}"):
+		return len(p) > 3
+	case strings.HasPrefix(p, "%(") && strings.HasSuffix(p, ")s"):
+		return identifier(p[2 : len(p)-2])
+	case strings.HasPrefix(p, "{") && strings.HasSuffix(p, "}"):
+		return placeholderName(strings.TrimSpace(p[1 : len(p)-1]))
+	case strings.HasPrefix(p, "<") && strings.HasSuffix(p, ">"):
+		return placeholderWords(p[1 : len(p)-1])
+	case strings.HasPrefix(p, "&lt;") && strings.HasSuffix(p, "&gt;") && len(p) > 8:
+		return placeholderWords(p[4 : len(p)-4]) // "<…>" escaped in HTML or XML
+	}
+	return reference(p) || strings.Trim(p, "*") == "" || strings.Trim(p, "xX") == ""
+}
+
+// placeholderName reports whether the inside of "{…}" is a format
+// placeholder: a name or a call in code ("password", "db.password",
+// "token_for(org)"), the name named as a secret, written in lower case or
+// as an environment variable, or called. "{Xy9kq2}" is a value.
+func placeholderName(n string) bool {
+	call := false
+	if k := strings.IndexByte(n, '('); k > 0 && n[len(n)-1] == ')' {
+		n, call = n[:k], true
+	}
+	if n == "" || isDigit(n[0]) {
+		return false
+	}
+	upper, lowerCase := true, true
+	for k := 0; k < len(n); k++ {
+		c := n[k]
+		switch {
+		case isLower(c):
+			upper = false
+		case isUpper(c):
+			lowerCase = false
+		case c == '_' || c == '.' || isDigit(c):
+		default:
+			return false
+		}
+	}
+	return call || upper || lowerCase || classifyName(n) != nameNone
+}
+
+// placeholderWords reports whether the inside of "<…>" is a placeholder's
+// words: letters, "_", "-", "." and blanks ("password", "DB_PASSWORD",
+// "your password").
+func placeholderWords(w string) bool {
+	if strings.TrimSpace(w) == "" {
+		return false
+	}
+	for k := 0; k < len(w); k++ {
+		if c := w[k]; !isLower(c) && !isUpper(c) && c != '_' && c != '-' && c != '.' && c != ' ' {
+			return false
+		}
+	}
+	return true
 }
 
 // randomWord looks at every base64 or base64url word of s (letters,
