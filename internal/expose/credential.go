@@ -108,7 +108,8 @@ func normalize(s string) string {
 // reads as a blank the C0 controls other than tab and line breaks (cutter),
 // combining marks, replacement characters (any of them can cut a key in
 // two, `ghp_…\u000b…`, or part it from the word before, and the net joins
-// a key cut by blanks) and every Unicode space, line and paragraph
+// a key cut by blanks), the braille blank, the object replacement
+// character and private-use characters, and every Unicode space, line and paragraph
 // separator (a no-break space between a name and its value); and folds
 // fullwidth forms (U+FF01–U+FF5E) and the mathematical alphanumeric
 // symbols to ASCII. It returns s itself when nothing changes.
@@ -151,7 +152,10 @@ func foldRune(r rune) (out rune, drop bool) {
 		return r, false
 	case invisible(r) || unicode.Is(unicode.Cf, r):
 		return 0, true
-	case r == utf8.RuneError || unicode.Is(unicode.M, r):
+	case r == utf8.RuneError || unicode.Is(unicode.M, r) || r == 0x2800 || r == 0xfffc || unicode.Is(unicode.Co, r):
+		// Also the braille blank and the object replacement character,
+		// which render as a blank or a box, and private-use characters,
+		// which render as whatever a font gives them.
 		return ' ', false
 	case r >= 0xff01 && r <= 0xff5e:
 		return r - 0xfee0, false
