@@ -56,6 +56,11 @@ type resolver struct {
 	slots   []Slot
 	resolve func(int, string) (*jsonval.Value, bool)
 	path    jsonval.Pointer
+	// arrays counts the arrays around the current value. A slot is an
+	// object member (the load refuses one under items), so nothing inside
+	// an array is one, whatever its index reads as: {"0": …} is declared,
+	// ["…"] is not.
+	arrays int
 }
 
 // tokenError reports a fault at a place of the input. The member names
@@ -84,7 +89,7 @@ const MaxErrorName = 128
 
 // slotAt returns the index of the slot at the current path, or -1.
 func (r *resolver) slotAt() int {
-	if len(r.path) == 0 {
+	if len(r.path) == 0 || r.arrays > 0 {
 		return -1
 	}
 next:
@@ -114,6 +119,8 @@ func (r *resolver) walk(v *jsonval.Value) (*jsonval.Value, *wire.Error) {
 		return v, nil
 	case jsonval.Array:
 		var out *jsonval.Value
+		r.arrays++
+		defer func() { r.arrays-- }()
 		for i, it := range v.Items {
 			r.path = append(r.path, strconv.Itoa(i))
 			nv, err := r.walk(it)

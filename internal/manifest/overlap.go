@@ -132,8 +132,11 @@ func (c *compiler) checkOverlap() {
 // (undeclared members would enter the module, and their changes are
 // reported already), a protected value, or a page or state value and more
 // (a change behind "[redacted]" or past the truncation would show). A path
-// equal to or inside a page or state value is compared as the context shows
-// that value, with all it holds (project.After).
+// equal to or inside a page or state value is admitted: a redescribeOn
+// path there is compared as the context shows that value, with all it
+// holds (project.After); a sessionScope path is compared raw, as it keys
+// the tokens, so its change shows as a scope change even behind
+// "[redacted]" (docs/protocol.md).
 func (c *compiler) checkWatched(plain, protected []declared) {
 	p := c.plan
 	for i, r := range p.RedescribeOn {

@@ -50,10 +50,12 @@ const (
 //   - redescribe: required, with the reasons that apply, in this order:
 //     navigation (route or title changed as projected), modal (the set of active regions
 //     changed), records (a redescribeOn value changed, as projected when
-//     it is the page's route or title or a state key, or the order of the
+//     it is, or is inside, the page's route, title or an allowed param or
+//     a state key, or the order of the
 //     referenceable ids changed other than by additions and removals),
 //     availability (more than MaxAvailabilityFlips flips), scope (the
-//     sessionScope value changed), insufficient (a list was cut, or the
+//     sessionScope value changed, compared raw: the app's signal, and
+//     what keys its tokens), insufficient (a list was cut, or the
 //     after had to be shortened to fit maxResponseBytes).
 //
 // When the encoded after exceeds maxResponseBytes, entries are dropped from
@@ -90,10 +92,94 @@ func Unchanged(from, to *Snapshot, k *expose.Keyer) bool {
 	if st, _ := changedState(from, to); len(st) > 0 {
 		return false
 	}
+	// What describe shows and an after does not list: the page's params,
+	// feedback that went away or moved, and unavailable reasons that
+	// changed while the capability stayed unavailable.
+	if !samePage(from.getBase().page, to.getBase().page) || !sameFeedback(from, to) || !sameReasons(from, to) {
+		return false
+	}
 	a, why := diff(from, to, k, "", "")
 	r, c := &a.Records, &a.Capabilities
 	return why == [6]bool{} && r.ChangedTotal+r.AddedTotal+r.RemovedTotal+a.FeedbackTotal == 0 &&
 		len(a.State)+len(a.StateCut)+len(c.Available)+len(c.Unavailable) == 0
+}
+
+// samePage reports whether two pages show the same: route, title, params
+// and their truncations.
+func samePage(a, b *wire.Page) bool {
+	if !samePlace(a, b) {
+		return false
+	}
+	var none wire.Page
+	if a == nil {
+		a = &none
+	}
+	if b == nil {
+		b = &none
+	}
+	if len(a.Params) != len(b.Params) || !slices.Equal(a.Truncated, b.Truncated) {
+		return false
+	}
+	for i := range a.Params {
+		if a.Params[i].Key != b.Params[i].Key || string(a.Params[i].Value) != string(b.Params[i].Value) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameFeedback reports whether both snapshots show the same feedback
+// items, in the same order.
+func sameFeedback(from, to *Snapshot) bool {
+	f := to.Plan.Feedback
+	if f == nil {
+		return true
+	}
+	var keys []string
+	eachFeedback(from, f, func(key string, _ wire.Feedback) { keys = append(keys, key) })
+	i, same := 0, true
+	eachFeedback(to, f, func(key string, _ wire.Feedback) {
+		same = same && i < len(keys) && keys[i] == key
+		i++
+	})
+	return same && i == len(keys)
+}
+
+// sameReasons reports whether every capability is active in both
+// snapshots or in neither, and unavailable for the same reason in both
+// (for every record, of a record-scope one; the snapshots hold the same
+// ids). A record whose item both share can only change through a store
+// path a rule reads.
+func sameReasons(from, to *Snapshot) bool {
+	p := to.Plan
+	for ci := range p.Capabilities {
+		if from.CapabilityActive(ci) != to.CapabilityActive(ci) {
+			return false
+		}
+		if !to.CapabilityActive(ci) {
+			continue
+		}
+		if !p.Capabilities[ci].Record {
+			if from.Unavailable(ci, nil) != to.Unavailable(ci, nil) {
+				return false
+			}
+			continue
+		}
+		stable := true
+		for _, r := range p.Capabilities[ci].Unavailable {
+			stable = stable && !condChanged(r.When, from, to)
+		}
+		for i := range to.Records {
+			fr, tr := &from.Records[i], &to.Records[i]
+			if stable && from.Item(fr) == to.Item(tr) || !p.AppliesTo(ci, tr.Coll) {
+				continue
+			}
+			if from.Unavailable(ci, fr) != to.Unavailable(ci, tr) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // diff computes the after between two snapshots of the same plan, whole,

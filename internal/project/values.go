@@ -1,6 +1,7 @@
 package project
 
 import (
+	"strings"
 	"unicode/utf8"
 
 	"github.com/pinholectx/pinhole/internal/expose"
@@ -30,10 +31,13 @@ var (
 // is longer than max characters is replaced by null and reported as cut.
 // A composite value is encoded only as far as it can still fit; past that
 // its length is counted, so a large value costs a walk, not its encoding.
-func plain(v *jsonval.Value, max int) outcome {
+// name is the manifest's name of the value (a field, a state key, a page
+// param): a value under a secret name is judged as one given under that
+// name ({"password": "…"}), as a composite's members are.
+func plain(v *jsonval.Value, max int, name string) outcome {
 	switch v.Kind {
 	case jsonval.String:
-		if expose.IsCredential(v.S) {
+		if expose.IsCredential(v.S) || expose.IsCredentialMember(name, v.S) {
 			return outcome{json: redactedJSON, redacted: true}
 		}
 		s, n, cut := expose.Truncate(expose.Clean(v.S), max)
@@ -50,6 +54,9 @@ func plain(v *jsonval.Value, max int) outcome {
 		}
 		return outcome{json: r.dst}
 	case jsonval.Number:
+		if expose.IsCredentialMember(name, v.S) {
+			return outcome{json: redactedJSON, redacted: true}
+		}
 		// A number is as bounded as a composite: a literal longer than max
 		// characters (the store's own JSON can hold one of any length) is
 		// null and truncated, as a composite past max is.
@@ -75,13 +82,33 @@ func containsCredential(v *jsonval.Value) bool {
 	case jsonval.Object:
 		for i, k := range v.Keys {
 			m := v.Vals[i]
-			if expose.IsCredential(k) || containsCredential(m) ||
-				(m.Kind == jsonval.String || m.Kind == jsonval.Number) && expose.IsCredentialMember(k, m.S) {
+			if expose.IsCredential(k) || containsCredential(m) || scalar(m) && expose.IsCredentialMember(k, m.S) {
 				return true
 			}
 		}
+		// A name/value entry ({"name": "DB_PASSWORD", "value": "…"}: a
+		// Kubernetes env entry, a settings list) is a member written out.
+		if n, val := memberNamed(v, "name", "key"), memberNamed(v, "value"); n != nil && n.Kind == jsonval.String && val != nil && scalar(val) {
+			return expose.IsCredentialMember(n.S, val.S)
+		}
 	}
 	return false
+}
+
+// scalar reports whether v is a string or a number, whose text is v.S.
+func scalar(v *jsonval.Value) bool { return v.Kind == jsonval.String || v.Kind == jsonval.Number }
+
+// memberNamed returns the member of object v named one of names, in any
+// case, or nil.
+func memberNamed(v *jsonval.Value, names ...string) *jsonval.Value {
+	for i, k := range v.Keys {
+		for _, n := range names {
+			if strings.EqualFold(k, n) {
+				return v.Vals[i]
+			}
+		}
+	}
+	return nil
 }
 
 // cleanWriter encodes a value with every string and key cleaned of
@@ -205,7 +232,7 @@ func field(rec *wire.Record, f *manifest.Field, v *jsonval.Value, maxChars int, 
 		if f.MaxChars > 0 {
 			max = f.MaxChars
 		}
-		o := plain(v, max)
+		o := plain(v, max, f.Name)
 		out = o.json
 		if o.redacted {
 			rec.Redacted = append(rec.Redacted, f.Name)

@@ -52,7 +52,7 @@ func TestPlainComposite(t *testing.T) {
 			if max < 0 {
 				continue
 			}
-			o := plain(v, max)
+			o := plain(v, max, "")
 			switch {
 			case n <= max && (string(o.json) != want || o.truncated):
 				t.Errorf("%s at %d: %s truncated %v, want it whole", text, max, o.json, o.truncated)
@@ -79,7 +79,7 @@ func TestPlainCompositeLargeValue(t *testing.T) {
 	var m0, m1 runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&m0)
-	o := plain(v, 512)
+	o := plain(v, 512, "")
 	runtime.ReadMemStats(&m1)
 	if !o.truncated || o.origLen != want || string(o.json) != "null" {
 		t.Fatalf("truncated %v, length %d (want %d), %s", o.truncated, o.origLen, want, o.json)

@@ -40,3 +40,20 @@ func TestCompositeMemberJudgedWithItsName(t *testing.T) {
 func quoteJSON(s string) string {
 	return `"` + strings.ReplaceAll(s, `"`, `\"`) + `"`
 }
+
+// A field, state key or page param is judged with its manifest name too: a
+// value declared as "password" is one given under that name.
+func TestPlainValueJudgedWithItsName(t *testing.T) {
+	const secret = "Tr0ub4dor&3xyz"
+	m := `{"pinhole":1,"page":{"route":"/r","params":{"from":"/q","allow":["password"]}},"regions":[{"id":"main"}],
+	  "collections":[{"region":"main","from":"/users","id":"/id","fields":{"password":{"from":"/pw"},"motto":{"from":"/motto"}}}],
+	  "state":{"smtpPassword":"/settings/smtpPassword"}}`
+	s := sessionWith(t, m, `{"r":"/users","q":{"password":"`+secret+`"},"users":[{"id":"u1","pw":"`+secret+`","motto":"`+secret+`"}],"settings":{"smtpPassword":"`+secret+`"}}`)
+	d := mustRaw(t, s, `{"op":"describe"}`)
+	if n := strings.Count(d, secret); n != 1 {
+		t.Errorf("the value shows %d times, want once (under the field named motto): %s", n, d)
+	}
+	if !strings.Contains(d, `"redacted":["password"]`) {
+		t.Errorf("the password field is not listed as redacted: %s", d)
+	}
+}

@@ -24,6 +24,9 @@ func TestFeedbackLevelOfProtectedFieldRefused(t *testing.T) {
 		s := session.New()
 		out := rawCall(t, s, `{"op":"load","key":"`+exchangeKey+`","manifest":`+m+`}`)
 		if strings.Contains(out, `"invalid_manifest"`) {
+			if !strings.Contains(out, `"param":"/feedback/`+c.member+`"`) {
+				t.Errorf("refused, but not for the feedback %s: %s", c.member, out)
+			}
 			continue // refused at load: the value cannot show
 		}
 		mustRaw(t, s, `{"op":"observe","state":{"accounts":[{"id":"a1","name":"Lin","role":"`+c.value+`"},{"id":"a2","name":"Ada","role":"admin"}]}}`)

@@ -31,6 +31,17 @@ const isObj = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 /** @typedef {import('./rooms.js').ModuleLink} ModuleLink */
 
 /**
+ * agentJSON serialises v for an agent as the module writes its answers:
+ * JSON with U+2028 and U+2029 escaped, so that no text from the store
+ * starts a line of its own in what the agent reads (JSON.stringify writes
+ * them raw).
+ * @param {unknown} v
+ * @returns {string}
+ */
+export const agentJSON = (v) =>
+  JSON.stringify(v).replace(/[\u2028\u2029]/g, (c) => (c === "\u2028" ? "\\u2028" : "\\u2029"));
+
+/**
  * Link is the bridge's connection to the module: one instance at a time.
  * @implements {ModuleLink}
  */
@@ -160,7 +171,7 @@ export class Link {
     } catch {
       return text;
     }
-    return JSON.stringify(v);
+    return agentJSON(v);
   }
 
   /** @param {string} id module snapshot id → the id agents see */

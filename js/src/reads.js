@@ -42,7 +42,8 @@ export const cut = (reason) => ({ [CUT_KEY]: reason });
  * @param {object} v
  */
 export const isCut = (v) =>
-  Object.hasOwn(v, CUT_KEY) && Object.keys(v).length === 1 && ["depth", "cycle", "size"].includes(v[CUT_KEY]);
+  Object.hasOwn(v, CUT_KEY) && Object.keys(v).length === 1 &&
+  ["depth", "cycle", "size"].includes(/** @type {Record<string, string>} */ (v)[CUT_KEY]);
 
 /** Marks "no previous value" for the reference memo. */
 export const NONE = Symbol("none");

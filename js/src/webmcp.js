@@ -7,6 +7,8 @@
 // says so (exposed: false, reason); it never throws, so the extension
 // channel and the rest of the page do not depend on WebMCP.
 
+import { agentJSON } from "./link.js";
+
 /** @typedef {import('./types.js').WebMCPOptions} WebMCPOptions */
 /** @typedef {import('./types.js').WebMCPTool} WebMCPTool */
 
@@ -169,7 +171,7 @@ export function exposeWebMCP(bridge, options = {}) {
         if (a.record !== undefined) req.record = a.record;
         if (a.input !== undefined) req.input = a.input;
         const r = await bridge.execute(req);
-        return result(JSON.stringify(r), "error" in r);
+        return result(agentJSON(r), "error" in r);
       },
     };
   };

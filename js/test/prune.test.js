@@ -4,7 +4,7 @@
 import test from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { buildReadTree, Pruner, NONE, parsePointer } from "../src/reads.js";
+import { buildReadTree, Pruner, NONE, parsePointer, isCut } from "../src/reads.js";
 
 /** @param {string} name */
 const cases = (name) =>
@@ -190,4 +190,13 @@ test("warnings about parts of a value name the value's declared path, not data k
   // The bridge reports each rule and path once; the pruner says it twice.
   assert.deepEqual([...new Set(warnings)], ["not_serialisable /v"]);
   assert.ok(!/ghp_|sk_live/.test(warnings.join()));
+});
+
+// A cut marker has one of the three reasons, as the module reads one
+// (prune.IsCut): any other "$cut" member is store data.
+test("isCut knows the three reasons only", () => {
+  for (const reason of ["depth", "cycle", "size"]) assert.equal(isCut({ $cut: reason }), true, reason);
+  for (const v of [{ $cut: "x" }, { $cut: "depth", a: 1 }, { $cut: 1 }, { cut: "depth" }, {}]) {
+    assert.equal(isCut(v), false, JSON.stringify(v));
+  }
 });
