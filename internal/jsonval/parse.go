@@ -91,7 +91,8 @@ func Parse(data []byte) (*Value, error) {
 	p.slabSize = min(max(len(data)/32, 4), 128)
 	p.arenaSize = min(max(len(data)/64, 8), 2048)
 	if n := min(len(data)/64, 64); n > 8 {
-		p.keys, p.vals, p.items = make([]string, 0, n), make([]*Value, 0, n), make([]*Value, 0, n)
+		vals := make([]*Value, 2*n) // values and items, one allocation
+		p.keys, p.vals, p.items = make([]string, 0, n), vals[:0:n], vals[n:n:2*n]
 	}
 	p.skipSpace()
 	v, err := p.value()

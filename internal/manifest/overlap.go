@@ -68,14 +68,21 @@ func (d *declared) at() string {
 // what the protection hides.
 func (c *compiler) checkOverlap() {
 	p := c.plan
-	n := len(p.State) + 5
+	n, np := len(p.State)+5, 0
 	for _, col := range p.Collections {
 		n += 1 + len(col.Fields)
+		for _, f := range col.Fields {
+			if f.Expose != Plain {
+				np++
+			}
+		}
 	}
 	if p.Page != nil {
 		n += len(p.Page.Allow)
 	}
-	plain, protected := make([]declared, 0, n), []declared(nil)
+	// Both lists in one allocation, the protected places at the end.
+	all := make([]declared, n)
+	plain, protected := all[:0:n-np], all[n-np:n-np:n]
 	add := func(d declared) {
 		if d.protected == Plain {
 			plain = append(plain, d)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/pinholectx/pinhole/internal/jsonval"
+	"github.com/pinholectx/pinhole/internal/prune"
 	"github.com/pinholectx/pinhole/internal/wire"
 )
 
@@ -46,7 +47,8 @@ func Parse(data []byte) (*Plan, *wire.Error) {
 // first fault is an invalid_manifest error whose Param is its JSON Pointer
 // in the manifest.
 func Compile(v *jsonval.Value) (*Plan, *wire.Error) {
-	c := compiler{plan: &Plan{Limits: Defaults()}}
+	b := &planBlock{plan: Plan{Limits: Defaults()}}
+	c := compiler{plan: &b.plan, block: b}
 	c.manifest(v)
 	if c.err == nil {
 		c.checkOverlap()
@@ -54,13 +56,34 @@ func Compile(v *jsonval.Value) (*Plan, *wire.Error) {
 	if c.err != nil {
 		return nil, c.err
 	}
+	c.plan.tree = &b.tree
 	c.plan.buildReads()
 	return c.plan, nil
 }
 
+// planBlock holds a plan with the parts every plan has at most one of: one
+// allocation for all of them.
+type planBlock struct {
+	plan     Plan
+	page     Page
+	feedback Feedback
+	tree     prune.Tree
+}
+
+// strings returns n empty strings, carved out of c.tokens.
+func (c *compiler) strings(n int) []string {
+	if cap(c.tokens)-len(c.tokens) < n {
+		c.tokens = make([]string, 0, max(n, 64))
+	}
+	l := len(c.tokens)
+	c.tokens = c.tokens[:l+n]
+	return c.tokens[l : l+n : l+n]
+}
+
 type compiler struct {
-	plan *Plan
-	err  *wire.Error
+	plan  *Plan
+	block *planBlock // where plan, its page and its feedback are
+	err   *wire.Error
 	// text is where the input schemas' encodings are written, one after
 	// the other, instead of a buffer each.
 	text []byte
@@ -307,7 +330,7 @@ func (c *compiler) page(v *jsonval.Value) {
 	if !c.commented(v, path("/page"), nil, "route", "title", "params") {
 		return
 	}
-	p := &Page{}
+	p := &c.block.page
 	if r := v.Get("route"); r != nil {
 		p.Route = c.ptr(r, path("/page/route"))
 	}
@@ -337,7 +360,7 @@ func (c *compiler) regions(v *jsonval.Value) {
 		c.fail(regions, "must be an array")
 		return
 	}
-	parents := make([]string, len(v.Items))
+	parents := c.strings(len(v.Items))
 	c.plan.Regions = make([]Region, 0, len(v.Items))
 	c.plan.regionIndex = make(nameIndex, 0, len(v.Items))
 	for i, it := range v.Items {
@@ -488,7 +511,8 @@ func (c *compiler) feedback(v *jsonval.Value) {
 	if !c.commented(v, path("/feedback"), []string{"from", "text"}, "level", "source") {
 		return
 	}
-	f := &Feedback{From: c.ptr(v.Get("from"), path("/feedback/from")), Text: c.ptr(v.Get("text"), path("/feedback/text"))}
+	f := &c.block.feedback
+	*f = Feedback{From: c.ptr(v.Get("from"), path("/feedback/from")), Text: c.ptr(v.Get("text"), path("/feedback/text"))}
 	if l := v.Get("level"); l != nil {
 		f.Level = c.ptr(l, path("/feedback/level"))
 	}

@@ -8,7 +8,10 @@ import (
 // buildReads lists every store path the plan reads: what the bridge may send
 // and what the prune package keeps (see prune.FromReads).
 func (p *Plan) buildReads() {
-	t := &prune.Tree{}
+	t := p.tree // Compile's, allocated with the plan
+	if t == nil {
+		t = &prune.Tree{}
+	}
 	if p.Page != nil {
 		for _, ptr := range []jsonval.Pointer{p.Page.Route, p.Page.Title} {
 			if ptr != nil {
