@@ -1878,16 +1878,23 @@ func pairEntry(rest string) bool {
 // callArgs: after "define(" or "getenv(", a quoted name, "," and a
 // quoted value, judged as after that name and "=".
 func callArgs(rest string) bool {
-	name, after, ok := quoted(strings.TrimLeft(head(rest), " \t"))
+	name, v, ok := quotedArgs(rest)
+	return ok && namedValue(name, v)
+}
+
+// quotedArgs reads two quoted arguments at the start of a call's rest:
+// a string, ",", a string.
+func quotedArgs(rest string) (first, second string, ok bool) {
+	first, after, ok := quoted(strings.TrimLeft(head(rest), " \t"))
 	if !ok {
-		return false
+		return "", "", false
 	}
 	after = strings.TrimLeft(after, " \t")
 	if !strings.HasPrefix(after, ",") {
-		return false
+		return "", "", false
 	}
-	v, _, ok := quoted(strings.TrimLeft(after[1:], " \t"))
-	return ok && namedValue(name, v)
+	second, _, ok = quoted(strings.TrimLeft(after[1:], " \t"))
+	return first, second, ok
 }
 
 // curlUser: at the option s[i:j] (-u, --user, -U, --proxy-user) of a
@@ -1937,15 +1944,7 @@ func configEntry(rest string) bool {
 // credentialArgs: after "NetworkCredential(", a quoted user name and a
 // quoted password, a password by passwordValue's "=" rule.
 func credentialArgs(rest string) bool {
-	_, after, ok := quoted(strings.TrimLeft(head(rest), " "))
-	if !ok {
-		return false
-	}
-	after = strings.TrimLeft(after, " \t")
-	if !strings.HasPrefix(after, ",") {
-		return false
-	}
-	v, _, ok := quoted(strings.TrimLeft(after[1:], " \t"))
+	_, v, ok := quotedArgs(rest)
 	return ok && !reference(v) && passwordValue(v, '=')
 }
 
