@@ -1680,6 +1680,10 @@ var phrases = []struct {
 	}, false, nil},
 	{"putty-user-key-file-", func(rest string) bool { return true }, false, nil},
 	{"bearer ", func(rest string) bool { return bearerToken(trimQuotes(rest)) }, false, nil},
+	// The "Token" scheme of an Authorization header (Django REST
+	// framework's, GitHub's legacy one), as a header line or a JSON member.
+	{"authorization: token ", func(rest string) bool { return bearerToken(trimQuotes(rest)) }, false, nil},
+	{`authorization": "token `, func(rest string) bool { return bearerToken(trimQuotes(rest)) }, false, nil},
 	{"basic ", func(rest string) bool { return basicToken(trimQuotes(rest)) }, false, nil},
 	{"cookie:", func(rest string) bool { return cookiePair(trimQuotes(rest)) }, false, nil},
 	{"cookie=", func(rest string) bool { return cookiePair(trimQuotes(rest)) }, false, nil},
@@ -1813,13 +1817,40 @@ func spacedValue(s string, i, j int) bool {
 // named key.
 func namedValue(name, v string) bool {
 	kind := classifyName(name)
-	if kind == nameNone || v == "" || reference(v) || stand(v) || sameName(v, name) {
+	if kind == nameNone || v == "" || reference(v) || stand(v) || sameName(v, name) || idName(name) && isUUID(v) {
 		return false
 	}
 	if kind == namePassword {
 		return !strings.Contains(v, "://") && passwordValue(v, '=')
 	}
 	return !dateOrNumber(v) && (looksRandom(v) || namedKey(v))
+}
+
+// idName reports whether a name ends in "id" or "Id" as an identifier's
+// does (UserSecretsId, secret_id, tokenID): what it names is found by the
+// value, not opened by it.
+func idName(name string) bool {
+	n := len(name)
+	return n > 2 && (name[n-2:] == "Id" || name[n-2:] == "ID" ||
+		name[n-2:] == "id" && (name[n-3] == '_' || name[n-3] == '-' || name[n-3] == '.'))
+}
+
+// isUUID reports whether v is a UUID in its canonical text form
+// (RFC 9562: 8-4-4-4-12 hex digits).
+func isUUID(v string) bool {
+	if len(v) != 36 {
+		return false
+	}
+	for i := 0; i < 36; i++ {
+		if i == 8 || i == 13 || i == 18 || i == 23 {
+			if v[i] != '-' {
+				return false
+			}
+		} else if !isHex(v[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // xmlElementAt: at the ">" at i, an element named as a secret holding its
@@ -1915,11 +1946,12 @@ func curlUser(s string, i, j int) bool {
 	}
 	cred := strings.Trim(f[0], `"'`)
 	colon := strings.IndexByte(cred, ':')
-	if colon <= 0 {
-		return false
+	if colon <= 0 || strings.IndexByte("<[{", cred[0]) >= 0 {
+		return false // <user:password>: the whole pair is a template
 	}
-	pw := cred[colon+1:]
-	return pw != "" && !stand(pw) && !reference(pw) && passwordValue(pw, ':')
+	// "${user}":"${password}": each side quoted on its own.
+	pw := strings.Trim(cred[colon+1:], `"'`)
+	return pw != "" && !stand(pw) && !bracketed(pw) && !reference(pw) && passwordValue(pw, ':')
 }
 
 // configEntry: after `key=`, a quoted setting name that is a secret's or
@@ -2070,6 +2102,20 @@ func trimQuotes(s string) string { return strings.TrimLeft(s, " \t\"'\\") }
 func equalFold(a, lowerB string) bool {
 	for i := 0; i < len(a); i++ {
 		if lower(a[i]) != lowerB[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// bracketed reports whether v is a word in brackets, [PASSWORD] or
+// <password>: documentation's placeholder for a value.
+func bracketed(v string) bool {
+	if len(v) < 3 || !(v[0] == '[' && v[len(v)-1] == ']' || v[0] == '<' && v[len(v)-1] == '>') {
+		return false
+	}
+	for i := 1; i < len(v)-1; i++ {
+		if c := v[i]; !isAlnum(c) && c != '_' && c != '-' && c != ' ' {
 			return false
 		}
 	}
