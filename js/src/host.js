@@ -14,7 +14,7 @@
 // has no import.meta: the fallback is pinhole-worker.js next to the script
 // that loaded the bundle (document.currentScript), as location.js does for
 // pinhole.wasm. The `worker` option names it explicitly.
-import { Instance, notWasm, responseName, withoutQuery } from "./module.js";
+import { Instance, fetchFailed, notWasm, responseName, withoutQuery } from "./module.js";
 import { besideScript } from "./location.js";
 
 const encoder = new TextEncoder();
@@ -303,7 +303,7 @@ async function transferable(wasm) {
     return { wasm: copy, transfer: [copy] };
   }
   if (typeof Response !== "undefined" && wasm instanceof Response) {
-    if (!wasm.ok) throw new Error(`fetching pinhole.wasm failed with status ${wasm.status}`);
+    if (!wasm.ok) throw fetchFailed(wasm);
     const bytes = await wasm.arrayBuffer();
     const wrong = notWasm(new Uint8Array(bytes), responseName(wasm)); // named here: the worker sees bytes only
     if (wrong) throw wrong;

@@ -23,7 +23,7 @@ export async function compileModule(wasm) {
     if (typeof WebAssembly.compileStreaming === "function" && type.startsWith("application/wasm")) {
       return WebAssembly.compileStreaming(wasm);
     }
-    if (!wasm.ok) throw new Error(`fetching pinhole.wasm failed with status ${wasm.status}`);
+    if (!wasm.ok) throw fetchFailed(wasm);
     return compileBytes(await wasm.arrayBuffer(), responseName(wasm));
   }
   if (typeof wasm === "string" || wasm instanceof URL) return compileLocation(wasm);
@@ -75,8 +75,31 @@ export function notWasm(b, from) {
   if (b.length >= 4 && b[0] === 0x00 && b[1] === 0x61 && b[2] === 0x73 && b[3] === 0x6d) return null;
   const head = decoder.decode(b.subarray(0, 16)).replace(/[^\x20-\x7e]/g, "?");
   return new Error(`pinhole.wasm: ${from} is not WebAssembly: it starts ${JSON.stringify(head)} instead of ` +
-    `"\\0asm" (a server's page for a file it does not have?). If you pass the wasm option, check where it ` +
-    `points; without it the package's own pinhole.wasm is used, so check that your server or bundler serves it`);
+    `"\\0asm" (a server's page for a file it does not have?). ${WHERE}${viteHint(from)}`);
+}
+
+const WHERE = "If you pass the wasm option, check where it points; without it the package's own " +
+  "pinhole.wasm is used, so check that your server or bundler serves it";
+
+/**
+ * viteHint is what to do when the module was looked for in Vite's
+ * pre-bundle folder: Vite 7 and earlier copy the bridge there for the
+ * dev server, away from its pinhole.wasm and worker.
+ * @param {string} from
+ */
+const viteHint = (from) =>
+  from.includes("/node_modules/.vite/")
+    ? `. The URL is in Vite's pre-bundle folder: add optimizeDeps: { exclude: ["@pinholectx/pinhole"] } to vite.config.js`
+    : "";
+
+/**
+ * fetchFailed is the error of a response that is not ok: its status and
+ * URL, and where to look.
+ * @param {Response} r
+ */
+export function fetchFailed(r) {
+  const from = responseName(r);
+  return new Error(`fetching pinhole.wasm failed with status ${r.status}: ${from}. ${WHERE}${viteHint(from)}`);
 }
 
 /**

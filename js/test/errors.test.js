@@ -68,3 +68,17 @@ test("errorOf takes code, message, then param, like Go's error constructor", () 
   assert.deepEqual(errorOf("invalid_input", "bad", "/a"), { error: { code: "invalid_input", message: "bad", param: "/a" } });
   assert.deepEqual(errorOf("not_loaded", "gone"), { error: { code: "not_loaded", message: "gone" } });
 });
+
+test("a failed fetch of the module names its URL, and Vite's pre-bundle folder says what to set", async () => {
+  const { fetchFailed, notWasm } = await import("../src/module.js");
+  const r = new Response("not found", { status: 404, headers: { "content-type": "text/html" } });
+  Object.defineProperty(r, "url", { value: "http://localhost:5173/assets/pinhole.wasm?sig=secret" });
+  const e = fetchFailed(r);
+  assert.match(e.message, /status 404: http:\/\/localhost:5173\/assets\/pinhole\.wasm \(content-type text\/html\)/);
+  assert.doesNotMatch(e.message, /secret/, "the query stays out of errors");
+  assert.doesNotMatch(e.message, /optimizeDeps/);
+  const page = new TextEncoder().encode("<!doctype html>");
+  const vite = notWasm(page, "http://localhost:5173/node_modules/.vite/pinhole.wasm (content-type text/html)");
+  assert.match(String(vite?.message), /optimizeDeps: \{ exclude: \["@pinholectx\/pinhole"\] \}/);
+  assert.doesNotMatch(String(notWasm(page, "http://localhost:5173/pinhole.wasm")?.message), /optimizeDeps/);
+});
