@@ -64,8 +64,9 @@ const usage = `usage:
   With --wasm, compiled modules are cached in $PINHOLE_CACHE_DIR, else in
   the user cache directory's pinhole/; PINHOLE_NO_CACHE=1 turns that off.
 
-  Exit status: 0 on success, 1 on an error response or lint findings, 2 on
-  a usage error, an unreadable input or an invalid manifest.
+  Exit status: 0 on success, 1 on an error response (describe, replay;
+  an invalid manifest is one) or lint findings, 2 on a usage error, an
+  unreadable input, or a manifest lint cannot load.
 `
 
 // Exit statuses.

@@ -1681,9 +1681,9 @@ var phrases = []struct {
 	{"putty-user-key-file-", func(rest string) bool { return true }, false, nil},
 	{"bearer ", func(rest string) bool { return bearerToken(trimQuotes(rest)) }, false, nil},
 	// The "Token" scheme of an Authorization header (Django REST
-	// framework's, GitHub's legacy one), as a header line or a JSON member.
-	{"authorization: token ", func(rest string) bool { return bearerToken(trimQuotes(rest)) }, false, nil},
-	{`authorization": "token `, func(rest string) bool { return bearerToken(trimQuotes(rest)) }, false, nil},
+	// framework's, GitHub's legacy one), as a header line or a JSON or
+	// Python member, with or without blanks: authTokenScheme.
+	{"token ", nil, true, authTokenScheme},
 	{"basic ", func(rest string) bool { return basicToken(trimQuotes(rest)) }, false, nil},
 	{"cookie:", func(rest string) bool { return cookiePair(trimQuotes(rest)) }, false, nil},
 	{"cookie=", func(rest string) bool { return cookiePair(trimQuotes(rest)) }, false, nil},
@@ -1826,13 +1826,20 @@ func namedValue(name, v string) bool {
 	return !dateOrNumber(v) && (looksRandom(v) || namedKey(v))
 }
 
-// idName reports whether a name ends in "id" or "Id" as an identifier's
-// does (UserSecretsId, secret_id, tokenID): what it names is found by the
-// value, not opened by it.
+// idName reports whether a name is a secret's identifier (a .NET
+// project's UserSecretsId, a vault's secret_id): what it names is found by
+// the value, not opened by it. A session's or a token's id is no such
+// name: it is the credential itself.
 func idName(name string) bool {
-	n := len(name)
-	return n > 2 && (name[n-2:] == "Id" || name[n-2:] == "ID" ||
-		name[n-2:] == "id" && (name[n-3] == '_' || name[n-3] == '-' || name[n-3] == '.'))
+	var buf [64]byte
+	b := buf[:0]
+	for i := 0; i < len(name); i++ {
+		if isAlnum(name[i]) {
+			b = append(b, lower(name[i]))
+		}
+	}
+	n := string(b)
+	return strings.HasSuffix(n, "secretsid") || strings.HasSuffix(n, "secretid")
 }
 
 // isUUID reports whether v is a UUID in its canonical text form
@@ -1946,7 +1953,7 @@ func curlUser(s string, i, j int) bool {
 	}
 	cred := strings.Trim(f[0], `"'`)
 	colon := strings.IndexByte(cred, ':')
-	if colon <= 0 || strings.IndexByte("<[{", cred[0]) >= 0 {
+	if colon <= 0 || bracketedPair(cred) {
 		return false // <user:password>: the whole pair is a template
 	}
 	// "${user}":"${password}": each side quoted on its own.
@@ -2108,18 +2115,47 @@ func equalFold(a, lowerB string) bool {
 	return true
 }
 
-// bracketed reports whether v is a word in brackets, [PASSWORD] or
-// <password>: documentation's placeholder for a value.
+// authTokenScheme: at "token " (s[i:j]), the Token scheme of an
+// Authorization header, "authorization" before it with a ":" or "=" and
+// quotes or blanks between, and a token after it, judged as a Bearer one.
+func authTokenScheme(s string, i, j int) bool {
+	k := i
+	for k > 0 && i-k < 4 && (quoteByte(s[k-1]) || s[k-1] == ' ') {
+		k--
+	}
+	if k == 0 || s[k-1] != ':' && s[k-1] != '=' {
+		return false
+	}
+	k--
+	for k > 0 && i-k < 8 && (quoteByte(s[k-1]) || s[k-1] == ' ') {
+		k--
+	}
+	const name = "authorization"
+	return k >= len(name) && strings.EqualFold(s[k-len(name):k], name) && bearerToken(trimQuotes(s[j:]))
+}
+
+// bracketed reports whether v is words in brackets, [PASSWORD] or
+// <your-password>: documentation's placeholder for a value (letters, no
+// digits: [Secret123] is a value).
 func bracketed(v string) bool {
 	if len(v) < 3 || !(v[0] == '[' && v[len(v)-1] == ']' || v[0] == '<' && v[len(v)-1] == '>') {
 		return false
 	}
 	for i := 1; i < len(v)-1; i++ {
-		if c := v[i]; !isAlnum(c) && c != '_' && c != '-' && c != ' ' {
+		if c := v[i]; !isAlnum(c) && c != '_' && c != '-' && c != ' ' || isDigit(c) {
 			return false
 		}
 	}
 	return true
+}
+
+// bracketedPair reports whether a user:password pair is one placeholder
+// in brackets, <user:password>, or its user and password each are one.
+func bracketedPair(cred string) bool {
+	if len(cred) > 2 && (cred[0] == '<' && cred[len(cred)-1] == '>' || cred[0] == '[' && cred[len(cred)-1] == ']') {
+		return bracketed(strings.Replace(cred, ":", "_", 1))
+	}
+	return false
 }
 
 func bearerToken(rest string) bool {

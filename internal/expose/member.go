@@ -1,15 +1,18 @@
 package expose
 
-// IsCredentialMember reports whether a member of a composite value holds a
-// secret by its name. The store's values reach the module as objects, not
-// as JSON text, so the net's rule for a value given under a secret name
-// ({"password": "…"}, {"api_key": "…"}) is applied to each member with its
-// name: the value is judged as after "=" (namedValue), whatever it holds,
-// and the pair written out is judged too, for the rules that read names
-// and values together.
+import "strings"
+
+// IsCredentialMember reports whether a member of a composite value (or a
+// value under its manifest name) holds a secret by its name. The store's
+// values reach the module as objects, not as JSON text, so the member is
+// judged as the same pair written out, {"name": "value"}, would be: by the
+// rules that read a value after its name. Quotes and backslashes in the
+// value are left out of the pair, so that none can end the value early and
+// part the rest from its name.
 func IsCredentialMember(name, value string) bool {
-	if classifyName(name) == nameNone {
+	if classifyName(name) == nameNone && !strings.HasSuffix(strings.ToLower(name), "authorization") {
 		return false
 	}
-	return namedValue(name, normalize(value)) || IsCredential(`"`+name+`": "`+value+`"`)
+	v := strings.NewReplacer(`"`, "", `\`, "").Replace(value)
+	return IsCredential(`"` + name + `": "` + v + `"`)
 }

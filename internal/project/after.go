@@ -89,7 +89,7 @@ func Unchanged(from, to *Snapshot, k *expose.Keyer) bool {
 			return false
 		}
 	}
-	if st, _ := changedState(from, to); len(st) > 0 {
+	if st, _ := changedState(from, to); len(st) > 0 || !sameStateKeys(from.getBase(), to.getBase()) {
 		return false
 	}
 	// What describe shows and an after does not list: the page's params,
@@ -102,6 +102,20 @@ func Unchanged(from, to *Snapshot, k *expose.Keyer) bool {
 	r, c := &a.Records, &a.Capabilities
 	return why == [6]bool{} && r.ChangedTotal+r.AddedTotal+r.RemovedTotal+a.FeedbackTotal == 0 &&
 		len(a.State)+len(a.StateCut)+len(c.Available)+len(c.Unavailable) == 0
+}
+
+// sameStateKeys reports whether both show the same state keys: an after
+// reads an absent key as null, describe leaves it out.
+func sameStateKeys(a, b *base) bool {
+	if len(a.state) != len(b.state) {
+		return false
+	}
+	for i := range a.state {
+		if a.state[i].Key != b.state[i].Key {
+			return false
+		}
+	}
+	return true
 }
 
 // samePage reports whether two pages show the same: route, title, params

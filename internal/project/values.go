@@ -87,9 +87,14 @@ func containsCredential(v *jsonval.Value) bool {
 			}
 		}
 		// A name/value entry ({"name": "DB_PASSWORD", "value": "…"}: a
-		// Kubernetes env entry, a settings list) is a member written out.
-		if n, val := memberNamed(v, "name", "key"), memberNamed(v, "value"); n != nil && n.Kind == jsonval.String && val != nil && scalar(val) {
-			return expose.IsCredentialMember(n.S, val.S)
+		// Kubernetes env entry, a settings list) is a member written out,
+		// whichever of its name and key names the secret.
+		if val := memberNamed(v, "value"); val != nil && scalar(val) {
+			for _, by := range [...]string{"name", "key"} {
+				if n := memberNamed(v, by); n != nil && n.Kind == jsonval.String && expose.IsCredentialMember(n.S, val.S) {
+					return true
+				}
+			}
 		}
 	}
 	return false
@@ -98,14 +103,12 @@ func containsCredential(v *jsonval.Value) bool {
 // scalar reports whether v is a string or a number, whose text is v.S.
 func scalar(v *jsonval.Value) bool { return v.Kind == jsonval.String || v.Kind == jsonval.Number }
 
-// memberNamed returns the member of object v named one of names, in any
-// case, or nil.
-func memberNamed(v *jsonval.Value, names ...string) *jsonval.Value {
+// memberNamed returns the member of object v named name, in any case, or
+// nil.
+func memberNamed(v *jsonval.Value, name string) *jsonval.Value {
 	for i, k := range v.Keys {
-		for _, n := range names {
-			if strings.EqualFold(k, n) {
-				return v.Vals[i]
-			}
+		if strings.EqualFold(k, name) {
+			return v.Vals[i]
 		}
 	}
 	return nil

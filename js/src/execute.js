@@ -6,6 +6,7 @@
 // module's after observation since the request's snapshot.
 import { errorOf } from "./errors.js";
 import { escapeToken } from "./reads.js";
+import { agentJSON } from "./link.js";
 
 /** @typedef {import('./types.js').PinholeError} PinholeError */
 /** @typedef {import('./types.js').DescribeRequest} DescribeRequest */
@@ -196,10 +197,10 @@ export class Agent {
    */
   async describeText(request) {
     const plain = plainRequest(request);
-    if (plain === NOT_JSON) return JSON.stringify(notJSON("a describe"));
+    if (plain === NOT_JSON) return agentJSON(notJSON("a describe"));
     request = plain;
     const refused = await this.refuseDescribe(request);
-    if (refused) return JSON.stringify(refused);
+    if (refused) return agentJSON(refused);
     const out = await this.caller.sendText({ op: "describe", ...request });
     await this.audit.drain();
     return out;

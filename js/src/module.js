@@ -19,11 +19,11 @@ export async function compileModule(wasm) {
   if (wasm instanceof WebAssembly.Module) return wasm;
   if (wasm instanceof ArrayBuffer || ArrayBuffer.isView(wasm)) return compileBytes(wasm, "the wasm bytes given");
   if (typeof Response !== "undefined" && wasm instanceof Response) {
+    if (!wasm.ok) throw fetchFailed(wasm);
     const type = wasm.headers.get("content-type") || "";
     if (typeof WebAssembly.compileStreaming === "function" && type.startsWith("application/wasm")) {
       return WebAssembly.compileStreaming(wasm);
     }
-    if (!wasm.ok) throw fetchFailed(wasm);
     return compileBytes(await wasm.arrayBuffer(), responseName(wasm));
   }
   if (typeof wasm === "string" || wasm instanceof URL) return compileLocation(wasm);
