@@ -1902,7 +1902,7 @@ func pairEntry(rest string) bool {
 		return false
 	}
 	after = strings.TrimLeft(after[1:], " \t")
-	if !strings.HasPrefix(strings.ToLower(after), `"value"`) {
+	if len(after) < len(`"value"`) || !equalFold(after[:len(`"value"`)], `"value"`) {
 		return false
 	}
 	after = strings.TrimLeft(after[len(`"value"`):], " \t")
@@ -1973,7 +1973,7 @@ func configEntry(rest string) bool {
 	}
 	kind := classifyName(name)
 	after = strings.TrimLeft(after, " \t")
-	if kind == nameNone || !strings.HasPrefix(strings.ToLower(after), "value=") {
+	if kind == nameNone || len(after) < len("value=") || !equalFold(after[:len("value=")], "value=") {
 		return false
 	}
 	v, _, ok := quoted(after[len("value="):])
@@ -2174,11 +2174,14 @@ func basicToken(rest string) bool {
 	if n < 8 {
 		return false
 	}
-	// The value ends at the run's end, or at a "/" that follows it.
-	for end := n; end >= 8; end-- {
+	// The value ends at the run's end, or at one of the last few "/" in it
+	// (a path after the credential): a few tries, not one per "/", so that
+	// a run of slashes costs no more than any text.
+	for end, tries := n, 0; end >= 8 && tries < 4; end-- {
 		if end < n && rest[end] != '/' {
 			continue
 		}
+		tries++
 		if dec, ok := decodeBase64(rest[:end]); ok && strings.IndexByte(string(dec), ':') > 0 {
 			return true
 		}
