@@ -10,9 +10,19 @@ import "strings"
 // value are left out of the pair, so that none can end the value early and
 // part the rest from its name.
 func IsCredentialMember(name, value string) bool {
-	if classifyName(name) == nameNone && !strings.HasSuffix(strings.ToLower(name), "authorization") {
-		return false
-	}
+	return SecretName(name) && IsCredentialUnder(name, value)
+}
+
+// SecretName reports whether a name says its value may be a secret: the
+// names IsCredentialMember judges a value under. A manifest's names are
+// classified once, at load.
+func SecretName(name string) bool {
+	const auth = "authorization" // a header's name: "author" alone is a business word
+	return classifyName(name) != nameNone || len(name) >= len(auth) && strings.EqualFold(name[len(name)-len(auth):], auth)
+}
+
+// IsCredentialUnder is IsCredentialMember for a name SecretName accepts.
+func IsCredentialUnder(name, value string) bool {
 	v := strings.NewReplacer(`"`, "", `\`, "").Replace(value)
 	return IsCredential(`"` + name + `": "` + v + `"`)
 }

@@ -17,6 +17,9 @@
 package manifest
 
 import (
+	"sync"
+
+	"github.com/pinholectx/pinhole/internal/expose"
 	"github.com/pinholectx/pinhole/internal/jsonval"
 	"github.com/pinholectx/pinhole/internal/prune"
 	"github.com/pinholectx/pinhole/internal/wire"
@@ -91,7 +94,26 @@ type Plan struct {
 	Reads wire.Reads
 
 	regionIndex, capabilityIndex nameIndex
+	classified                   sync.Once   // ClassifyNames
 	tree                         *prune.Tree // the tree Reads was listed from
+}
+
+// ClassifyNames sets the SecretName of every field and state key, the first
+// time it is called: at the first projection rather than at load, where
+// every function the classifier runs would be compiled and counted against
+// V8's tier-up budgets (BENCHMARKS.md, "Fewer allocations at the load").
+func (p *Plan) ClassifyNames() {
+	p.classified.Do(func() {
+		for ci := range p.Collections {
+			for fi := range p.Collections[ci].Fields {
+				f := &p.Collections[ci].Fields[fi]
+				f.SecretName = expose.SecretName(f.Name)
+			}
+		}
+		for i := range p.State {
+			p.State[i].SecretName = expose.SecretName(p.State[i].Name)
+		}
+	})
 }
 
 // ReadTree returns the tree of the plan's reads: the tree prune.FromReads
@@ -129,12 +151,17 @@ type Field struct {
 	MaxChars    int // 0: limits.maxFieldChars
 	Expose      Expose
 	UserContent bool
+	// SecretName: the name says its value may be a secret, so a value is
+	// also judged as given under it (expose.SecretName). Set by
+	// Plan.ClassifyNames.
+	SecretName bool
 }
 
 // StateKey is one declared state value.
 type StateKey struct {
-	Name string
-	From jsonval.Pointer
+	Name       string
+	From       jsonval.Pointer
+	SecretName bool // as Field's
 }
 
 // Feedback declares where feedback items live and how to read one.

@@ -83,7 +83,7 @@ func (s *Snapshot) getBase() *base {
 			b.stateLeft = append(b.stateLeft, k.Name)
 			continue
 		}
-		o := plain(v, lim.MaxFieldChars, k.Name)
+		o := plain(v, lim.MaxFieldChars, secretNamed(k.Name, k.SecretName))
 		b.state = append(b.state, wire.Member{Key: k.Name, Value: o.json})
 		if o.truncated {
 			b.stateCut = append(b.stateCut, wire.Count{Key: k.Name, N: o.origLen})
@@ -122,7 +122,7 @@ func (s *Snapshot) page() *wire.Page {
 			if v == nil || v.Kind == jsonval.Array || v.Kind == jsonval.Object {
 				continue
 			}
-			o := plain(v, max, name)
+			o := plain(v, max, secretNamed(name, expose.SecretName(name)))
 			out.Params = append(out.Params, wire.Member{Key: name, Value: o.json})
 			if o.truncated {
 				out.Truncated = append(out.Truncated, wire.Count{Key: "params/" + name, N: o.origLen})

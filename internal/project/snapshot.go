@@ -93,6 +93,7 @@ func (s *Snapshot) regionCut(i int) bool { return s.CutRegions != nil && s.CutRe
 // id index. A one-record change then costs a pass over pointers, not a
 // re-validation and re-indexing of every id.
 func Build(plan *manifest.Plan, root *jsonval.Value, prev *Snapshot) *Snapshot {
+	plan.ClassifyNames()
 	if root == nil {
 		root = jsonval.NewObject()
 	}

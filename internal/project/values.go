@@ -31,13 +31,14 @@ var (
 // is longer than max characters is replaced by null and reported as cut.
 // A composite value is encoded only as far as it can still fit; past that
 // its length is counted, so a large value costs a walk, not its encoding.
-// name is the manifest's name of the value (a field, a state key, a page
-// param): a value under a secret name is judged as one given under that
-// name ({"password": "…"}), as a composite's members are.
-func plain(v *jsonval.Value, max int, name string) outcome {
+// secretName is the manifest's name of the value (a field, a state key, a
+// page param) when expose.SecretName accepts it, else "": a value under a
+// secret name is judged as one given under that name ({"password": "…"}),
+// as a composite's members are.
+func plain(v *jsonval.Value, max int, secretName string) outcome {
 	switch v.Kind {
 	case jsonval.String:
-		if expose.IsCredential(v.S) || expose.IsCredentialMember(name, v.S) {
+		if expose.IsCredential(v.S) || secretName != "" && expose.IsCredentialUnder(secretName, v.S) {
 			return outcome{json: redactedJSON, redacted: true}
 		}
 		s, n, cut := expose.Truncate(expose.Clean(v.S), max)
@@ -54,7 +55,7 @@ func plain(v *jsonval.Value, max int, name string) outcome {
 		}
 		return outcome{json: r.dst}
 	case jsonval.Number:
-		if expose.IsCredentialMember(name, v.S) {
+		if secretName != "" && expose.IsCredentialUnder(secretName, v.S) {
 			return outcome{json: redactedJSON, redacted: true}
 		}
 		// A number is as bounded as a composite: a literal longer than max
@@ -98,6 +99,14 @@ func containsCredential(v *jsonval.Value) bool {
 		}
 	}
 	return false
+}
+
+// secretNamed is name when secret, else "" (plain's secretName).
+func secretNamed(name string, secret bool) string {
+	if secret {
+		return name
+	}
+	return ""
 }
 
 // scalar reports whether v is a string or a number, whose text is v.S.
@@ -235,7 +244,7 @@ func field(rec *wire.Record, f *manifest.Field, v *jsonval.Value, maxChars int, 
 		if f.MaxChars > 0 {
 			max = f.MaxChars
 		}
-		o := plain(v, max, f.Name)
+		o := plain(v, max, secretNamed(f.Name, f.SecretName))
 		out = o.json
 		if o.redacted {
 			rec.Redacted = append(rec.Redacted, f.Name)
