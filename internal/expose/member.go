@@ -15,7 +15,7 @@ func IsCredentialMember(name, value string) bool {
 
 // SecretName reports whether a name says its value may be a secret: the
 // names IsCredentialMember judges a value under. A manifest's names are
-// classified once, at load.
+// classified once per plan (manifest.Plan.ClassifyNames).
 func SecretName(name string) bool {
 	const auth = "authorization" // a header's name: "author" alone is a business word
 	return classifyName(name) != nameNone || len(name) >= len(auth) && strings.EqualFold(name[len(name)-len(auth):], auth)
@@ -23,6 +23,8 @@ func SecretName(name string) bool {
 
 // IsCredentialUnder is IsCredentialMember for a name SecretName accepts.
 func IsCredentialUnder(name, value string) bool {
-	v := strings.NewReplacer(`"`, "", `\`, "").Replace(value)
-	return IsCredential(`"` + name + `": "` + v + `"`)
+	if strings.ContainsAny(value, `"\`) {
+		value = strings.NewReplacer(`"`, "", `\`, "").Replace(value)
+	}
+	return IsCredential(`"` + name + `": "` + value + `"`)
 }

@@ -82,7 +82,7 @@ func (c *compiler) strings(n int) []string {
 
 type compiler struct {
 	plan  *Plan
-	block *planBlock // where plan, its page and its feedback are
+	block *planBlock // where plan, its page, its feedback and its read tree are
 	err   *wire.Error
 	// text is where the input schemas' encodings are written, one after
 	// the other, instead of a buffer each.

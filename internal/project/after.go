@@ -65,8 +65,116 @@ func After(from, to *Snapshot, k *expose.Keyer, fromID, toID string, st *Stats) 
 	if from.Plan != to.Plan {
 		return nil, wire.NewError(wire.CodeStaleSnapshot, "a manifest was loaded after that snapshot; run describe instead", "since")
 	}
-	a, why := diff(from, to, k, fromID, toID)
-	return encodeAfter(&a, why, to, st)
+	p, lim := to.Plan, to.limits()
+	a := wire.After{
+		From: fromID, To: toID,
+		Records: wire.AfterRecords{Changed: []wire.Record{}, Added: []string{}, Removed: []string{}},
+		State:   wire.Members{},
+		Capabilities: wire.AfterCapabilities{Available: []wire.Available{},
+			Unavailable: []wire.Unavailable{}},
+		Feedback: []wire.Feedback{},
+	}
+	cut := false
+	recs := &a.Records
+	// Most afters see the same ids in the same order: then no map lookups.
+	same := sameIDs(from, to)
+	for i := range to.Records {
+		r := &to.Records[i]
+		j, ok := i, same
+		if !same {
+			j, ok = from.ByID[r.ID]
+		}
+		if !ok {
+			recs.AddedTotal++
+			if len(recs.Added) < lim.MaxRecordIds {
+				recs.Added = append(recs.Added, r.ID)
+			} else {
+				cut = true
+			}
+			continue
+		}
+		if rec, changed := changedRecord(&from.Records[j], r, from, to, k); changed {
+			recs.ChangedTotal++
+			if len(recs.Changed) < lim.MaxLimit {
+				recs.Changed = append(recs.Changed, rec)
+			} else {
+				cut = true
+			}
+		}
+	}
+	for i := 0; i < len(from.Records) && !same; i++ {
+		if _, ok := to.ByID[from.Records[i].ID]; !ok {
+			recs.RemovedTotal++
+			if len(recs.Removed) < lim.MaxRecordIds {
+				recs.Removed = append(recs.Removed, from.Records[i].ID)
+			} else {
+				cut = true
+			}
+		}
+	}
+	a.State, a.StateTruncated = changedState(from, to)
+	a.StateCut = keepNames(to.getBase().stateLeft, a.State)
+	flips, listed := availability(from, to, same, &a.Capabilities)
+	cut = cut || listed < flips
+	a.Feedback, a.FeedbackTotal = newFeedback(from, to)
+	if len(a.Feedback) < a.FeedbackTotal {
+		cut = true
+	}
+
+	var why [6]bool
+	if pg := p.Page; pg != nil && (changedAt(pg.Route, from, to) || changedAt(pg.Title, from, to)) {
+		// Navigation is what the agent can see change: a redacted route
+		// that changed behind "[redacted]" is no reason.
+		why[0] = !samePlace(from.getBase().page, to.getBase().page)
+	}
+	why[1] = regionsChanged(from, to)
+	why[2] = redescribeOnChanged(from, to)
+	why[2] = why[2] || (!same && reordered(from, to))
+	why[3] = flips > MaxAvailabilityFlips
+	why[4] = changedAt(p.SessionScope, from, to)
+	why[5] = cut
+	setReasons(&a.Redescribe, why)
+
+	out := wire.Encode(&a)
+	if len(out) <= lim.MaxResponseBytes {
+		*st = statsOf(a.Records.Changed, len(a.Records.Added)+len(a.Records.Removed))
+		return out, nil
+	}
+	why[5] = true
+	setReasons(&a.Redescribe, why)
+	caps := &a.Capabilities
+	changed, added, removed, fb := recs.Changed, recs.Added, recs.Removed, a.Feedback
+	unavail, avail, state, stateCut := caps.Unavailable, caps.Available, a.State, a.StateTruncated
+	phases := []struct {
+		n   int
+		set func(int)
+	}{
+		{len(changed), func(n int) { recs.Changed = changed[:n] }},
+		{len(added), func(n int) { recs.Added = added[:n] }},
+		{len(removed), func(n int) { recs.Removed = removed[:n] }},
+		{len(fb), func(n int) { a.Feedback = fb[:n] }},
+		{len(unavail), func(n int) { caps.Unavailable = unavail[:n] }},
+		{len(avail), func(n int) { caps.Available = avail[:n] }},
+		{len(state), func(n int) {
+			a.State, a.StateTruncated = state[:n], keepCounts(stateCut, state[:n])
+			a.StateCut = keepNames(to.getBase().stateLeft, a.State)
+		}},
+	}
+	for _, ph := range phases {
+		// Drop the fewest entries from the end that make it fit.
+		k := sort.Search(ph.n, func(k int) bool {
+			ph.set(ph.n - k)
+			return wire.EncodedLen(&a) <= lim.MaxResponseBytes
+		})
+		ph.set(ph.n - k)
+		if out = wire.Encode(&a); len(out) <= lim.MaxResponseBytes {
+			*st = statsOf(a.Records.Changed, len(a.Records.Added)+len(a.Records.Removed))
+			return out, nil
+		}
+	}
+	// Unreachable: what is left is a few hundred bytes, and maxResponseBytes
+	// is at least manifest.MinResponseBytes.
+	return nil, wire.NewError(wire.CodeStateTooLarge, "the after does not fit maxResponseBytes", "maxResponseBytes")
 }
 
 // Unchanged reports whether to shows nothing from does not: an after
@@ -75,7 +183,7 @@ func After(from, to *Snapshot, k *expose.Keyer, fromID, toID string, st *Stats) 
 // context hides it (behind a mask, "[redacted]" or the truncation) is such
 // a snapshot; the session then keeps its snapshot id, so that the id does
 // not tell the agent that a hidden value changed.
-func Unchanged(from, to *Snapshot, k *expose.Keyer) bool {
+func Unchanged(from, to *Snapshot) bool {
 	if from.Plan != to.Plan || from.Scope != to.Scope || from.Total != to.Total || from.Skipped != to.Skipped ||
 		from.Duplicates != to.Duplicates || from.Cut != to.Cut || !slices.Equal(from.Warnings, to.Warnings) || !sameIDs(from, to) {
 		return false
@@ -92,16 +200,35 @@ func Unchanged(from, to *Snapshot, k *expose.Keyer) bool {
 	if st, _ := changedState(from, to); len(st) > 0 || !sameStateKeys(from.getBase(), to.getBase()) {
 		return false
 	}
-	// What describe shows and an after does not list: the page's params,
-	// feedback that went away or moved, and unavailable reasons that
-	// changed while the capability stayed unavailable.
-	if !samePage(from.getBase().page, to.getBase().page) || !sameFeedback(from, to) || !sameReasons(from, to) {
-		return false
+	// The page with its params, the feedback as a sequence and the
+	// unavailable reasons are stricter than an after's navigation, new
+	// feedback and availability flips: describe shows them whole. Then
+	// the after's other reasons to redescribe.
+	return samePage(from.getBase().page, to.getBase().page) && sameFeedback(from, to) && sameReasons(from, to) &&
+		!regionsChanged(from, to) && !redescribeOnChanged(from, to)
+}
+
+// regionsChanged reports whether the set of active regions changed, or a
+// region's collection became cut or readable again (its records went or
+// came whole, as much a change as a region that appeared).
+func regionsChanged(from, to *Snapshot) bool {
+	for i := range from.Active {
+		if from.Active[i] != to.Active[i] || from.regionCut(i) != to.regionCut(i) {
+			return true
+		}
 	}
-	a, why := diff(from, to, k, "", "")
-	r, c := &a.Records, &a.Capabilities
-	return why == [6]bool{} && r.ChangedTotal+r.AddedTotal+r.RemovedTotal+a.FeedbackTotal == 0 &&
-		len(a.State)+len(a.StateCut)+len(c.Available)+len(c.Unavailable) == 0
+	return false
+}
+
+// redescribeOnChanged reports whether a redescribeOn value changed
+// (redescribeChanged).
+func redescribeOnChanged(from, to *Snapshot) bool {
+	for _, ptr := range to.Plan.RedescribeOn {
+		if redescribeChanged(ptr, from, to) {
+			return true
+		}
+	}
+	return false
 }
 
 // sameStateKeys reports whether both show the same state keys: an after
@@ -124,13 +251,7 @@ func samePage(a, b *wire.Page) bool {
 	if !samePlace(a, b) {
 		return false
 	}
-	var none wire.Page
-	if a == nil {
-		a = &none
-	}
-	if b == nil {
-		b = &none
-	}
+	a, b = orNone(a), orNone(b)
 	if len(a.Params) != len(b.Params) || !slices.Equal(a.Truncated, b.Truncated) {
 		return false
 	}
@@ -194,134 +315,6 @@ func sameReasons(from, to *Snapshot) bool {
 		}
 	}
 	return true
-}
-
-// diff computes the after between two snapshots of the same plan, whole,
-// and the redescribe reasons but the last (insufficient), which only the
-// encoding can tell.
-func diff(from, to *Snapshot, k *expose.Keyer, fromID, toID string) (wire.After, [6]bool) {
-	p, lim := to.Plan, to.limits()
-	a := wire.After{
-		From: fromID, To: toID,
-		Records: wire.AfterRecords{Changed: []wire.Record{}, Added: []string{}, Removed: []string{}},
-		State:   wire.Members{},
-		Capabilities: wire.AfterCapabilities{Available: []wire.Available{},
-			Unavailable: []wire.Unavailable{}},
-		Feedback: []wire.Feedback{},
-	}
-	cut := false
-	recs := &a.Records
-	// Most afters see the same ids in the same order: then no map lookups.
-	same := sameIDs(from, to)
-	for i := range to.Records {
-		r := &to.Records[i]
-		j, ok := i, same
-		if !same {
-			j, ok = from.ByID[r.ID]
-		}
-		if !ok {
-			recs.AddedTotal++
-			if len(recs.Added) < lim.MaxRecordIds {
-				recs.Added = append(recs.Added, r.ID)
-			} else {
-				cut = true
-			}
-			continue
-		}
-		if rec, changed := changedRecord(&from.Records[j], r, from, to, k); changed {
-			recs.ChangedTotal++
-			if len(recs.Changed) < lim.MaxLimit {
-				recs.Changed = append(recs.Changed, rec)
-			} else {
-				cut = true
-			}
-		}
-	}
-	for i := 0; i < len(from.Records) && !same; i++ {
-		if _, ok := to.ByID[from.Records[i].ID]; !ok {
-			recs.RemovedTotal++
-			if len(recs.Removed) < lim.MaxRecordIds {
-				recs.Removed = append(recs.Removed, from.Records[i].ID)
-			} else {
-				cut = true
-			}
-		}
-	}
-	a.State, a.StateTruncated = changedState(from, to)
-	a.StateCut = keepNames(to.getBase().stateLeft, a.State)
-	flips, listed := availability(from, to, same, &a.Capabilities)
-	cut = cut || listed < flips
-	a.Feedback, a.FeedbackTotal = newFeedback(from, to)
-	if len(a.Feedback) < a.FeedbackTotal {
-		cut = true
-	}
-
-	var why [6]bool
-	if pg := p.Page; pg != nil && (changedAt(pg.Route, from, to) || changedAt(pg.Title, from, to)) {
-		// Navigation is what the agent can see change: a redacted route
-		// that changed behind "[redacted]" is no reason.
-		why[0] = !samePlace(from.getBase().page, to.getBase().page)
-	}
-	for i := range from.Active {
-		// A region whose collection became cut, or readable again, changed
-		// as much as one that appeared: its records went or came whole.
-		why[1] = why[1] || from.Active[i] != to.Active[i] || from.regionCut(i) != to.regionCut(i)
-	}
-	for _, ptr := range p.RedescribeOn {
-		why[2] = why[2] || redescribeChanged(ptr, from, to)
-	}
-	why[2] = why[2] || (!same && reordered(from, to))
-	why[3] = flips > MaxAvailabilityFlips
-	why[4] = changedAt(p.SessionScope, from, to)
-	why[5] = cut
-	return a, why
-}
-
-// encodeAfter encodes a, dropping entries from the end of its lists until
-// it fits maxResponseBytes (and then asking for a redescribe).
-func encodeAfter(a *wire.After, why [6]bool, to *Snapshot, st *Stats) ([]byte, *wire.Error) {
-	lim, recs := to.limits(), &a.Records
-	setReasons(&a.Redescribe, why)
-	out := wire.Encode(a)
-	if len(out) <= lim.MaxResponseBytes {
-		*st = statsOf(a.Records.Changed, len(a.Records.Added)+len(a.Records.Removed))
-		return out, nil
-	}
-	why[5] = true
-	setReasons(&a.Redescribe, why)
-	caps := &a.Capabilities
-	changed, added, removed, fb := recs.Changed, recs.Added, recs.Removed, a.Feedback
-	unavail, avail, state, stateCut := caps.Unavailable, caps.Available, a.State, a.StateTruncated
-	phases := []struct {
-		n   int
-		set func(int)
-	}{
-		{len(changed), func(n int) { recs.Changed = changed[:n] }},
-		{len(added), func(n int) { recs.Added = added[:n] }},
-		{len(removed), func(n int) { recs.Removed = removed[:n] }},
-		{len(fb), func(n int) { a.Feedback = fb[:n] }},
-		{len(unavail), func(n int) { caps.Unavailable = unavail[:n] }},
-		{len(avail), func(n int) { caps.Available = avail[:n] }},
-		{len(state), func(n int) {
-			a.State, a.StateTruncated = state[:n], keepCounts(stateCut, state[:n])
-			a.StateCut = keepNames(to.getBase().stateLeft, a.State)
-		}},
-	}
-	for _, ph := range phases {
-		// Drop the fewest entries from the end that make it fit.
-		k := sort.Search(ph.n, func(k int) bool {
-			ph.set(ph.n - k)
-			return wire.EncodedLen(a) <= lim.MaxResponseBytes
-		})
-		ph.set(ph.n - k)
-		if out = wire.Encode(a); len(out) <= lim.MaxResponseBytes {
-			*st = statsOf(a.Records.Changed, len(a.Records.Added)+len(a.Records.Removed))
-			return out, nil
-		}
-	}
-	// Unreachable: what is left is a few hundred bytes, and maxResponseBytes
-	// is at least manifest.MinResponseBytes.
-	return nil, wire.NewError(wire.CodeStateTooLarge, "the after does not fit maxResponseBytes", "maxResponseBytes")
 }
 
 func setReasons(r *wire.Redescribe, why [6]bool) {
@@ -515,13 +508,7 @@ func projectedState(b *base, name string) (wire.Member, int) {
 // samePlace reports whether two page projections show the same route and
 // title, truncation included.
 func samePlace(a, b *wire.Page) bool {
-	var none wire.Page // no page: no route, no title
-	if a == nil {
-		a = &none
-	}
-	if b == nil {
-		b = &none
-	}
+	a, b = orNone(a), orNone(b)
 	if a.Route != b.Route || a.Title != b.Title {
 		return false
 	}
@@ -536,16 +523,18 @@ func samePlace(a, b *wire.Page) bool {
 	return cutOf(a, "route") == cutOf(b, "route") && cutOf(a, "title") == cutOf(b, "title")
 }
 
+// orNone is p, or an empty page (no route, no title, no params) for none.
+func orNone(p *wire.Page) *wire.Page {
+	if p == nil {
+		return &wire.Page{}
+	}
+	return p
+}
+
 // sameParam reports whether the page param name shows the same in a and b:
 // the same value, truncated at the same length.
 func sameParam(a, b *wire.Page, name string) bool {
-	var none wire.Page
-	if a == nil {
-		a = &none
-	}
-	if b == nil {
-		b = &none
-	}
+	a, b = orNone(a), orNone(b)
 	value := func(p *wire.Page) (string, bool) {
 		for _, m := range p.Params {
 			if m.Key == name {

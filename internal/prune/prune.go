@@ -118,16 +118,23 @@ func (t *Tree) child(tok string, spare *[]kid) *Tree {
 		return &t.kids[i].tree
 	}
 	if t.kids == nil {
-		s := *spare
-		if cap(s)-len(s) < 4 {
-			s = make([]kid, 0, 64)
-		}
-		t.kids, *spare = s[len(s):len(s):len(s)+4], s[:len(s)+4]
+		t.kids = carve(spare, 4)[:0]
 	}
 	t.kids = append(t.kids, kid{})
 	copy(t.kids[i+1:], t.kids[i:])
 	t.kids[i] = kid{key: tok}
 	return &t.kids[i].tree
+}
+
+// carve returns n zero kids taken from the block spare, a new block of 64
+// when it has fewer left; the slice's capacity is n.
+func carve(spare *[]kid, n int) []kid {
+	s := *spare
+	if cap(s)-len(s) < n {
+		s = make([]kid, 0, 64)
+	}
+	*spare = s[:len(s)+n]
+	return s[len(s) : len(s)+n : len(s)+n]
 }
 
 func (t *Tree) add(p jsonval.Pointer, spare *[]kid) *Tree {
@@ -157,12 +164,7 @@ func (t *Tree) AddEach(p jsonval.Pointer, rel []jsonval.Pointer) {
 		return
 	}
 	if n.each == nil {
-		// Carved out of spare too, as one child would be.
-		s := t.spare
-		if cap(s)-len(s) < 1 {
-			s = make([]kid, 0, 64)
-		}
-		t.spare, n.each = s[:len(s)+1], &s[:len(s)+1][len(s)].tree
+		n.each = &carve(&t.spare, 1)[0].tree // as one child would be
 	}
 	for _, r := range rel {
 		n.each.addAll(r, &t.spare)

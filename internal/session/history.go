@@ -20,19 +20,24 @@ func (h *history) add(id string, s *project.Snapshot) {
 
 // replace puts s in place of the snapshot kept as id, if it is kept.
 func (h *history) replace(id string, s *project.Snapshot) {
-	for i := len(h.ids) - 1; i >= 0; i-- {
-		if h.ids[i] == id {
-			h.snaps[i] = s
-			return
-		}
+	if i := h.index(id); i >= 0 {
+		h.snaps[i] = s
 	}
 }
 
 func (h *history) get(id string) *project.Snapshot {
-	for i := len(h.ids) - 1; i >= 0; i-- {
-		if h.ids[i] == id {
-			return h.snaps[i]
-		}
+	if i := h.index(id); i >= 0 {
+		return h.snaps[i]
 	}
 	return nil
+}
+
+// index returns where the snapshot kept as id is, or -1.
+func (h *history) index(id string) int {
+	for i := len(h.ids) - 1; i >= 0; i-- {
+		if h.ids[i] == id {
+			return i
+		}
+	}
+	return -1
 }

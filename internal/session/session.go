@@ -204,8 +204,7 @@ func (s *Session) observe(v *jsonval.Value) ([]byte, *wire.Error) {
 		}
 	}
 	if s.snap != nil && jsonval.Equal(declared, s.snap.Root) {
-		return wire.Encode(&wire.Observed{Snapshot: s.id, Changed: false, RecordsTotal: s.snap.Total,
-			Skipped: s.snap.Skipped, Duplicates: s.snap.Duplicates, Cut: s.snap.Cut, Warnings: s.snap.Warnings}), nil
+		return observed(s.id, false, s.snap), nil
 	}
 	snap := project.Build(s.plan, declared, s.snap)
 	if s.plan.SessionScope != nil {
@@ -220,22 +219,26 @@ func (s *Session) observe(v *jsonval.Value) ([]byte, *wire.Error) {
 		}
 	}
 	snap.Scope = s.keyer.Scope()
-	if s.snap != nil && project.Unchanged(s.snap, snap, s.keyer) {
+	if s.snap != nil && project.Unchanged(s.snap, snap) {
 		// Changed only where the context hides it: the new state, under the
 		// same snapshot id, so that the id does not tell the agent that a
 		// hidden value changed.
 		s.snap = snap
 		s.history.replace(s.id, snap)
 		s.described = describeCache{}
-		return wire.Encode(&wire.Observed{Snapshot: s.id, Changed: false, RecordsTotal: snap.Total,
-			Skipped: snap.Skipped, Duplicates: snap.Duplicates, Cut: snap.Cut, Warnings: snap.Warnings}), nil
+		return observed(s.id, false, snap), nil
 	}
 	s.seq++
 	s.snap, s.id = snap, "s"+strconv.Itoa(s.seq)
 	s.ev.Records = snap.Total
 	s.history.add(s.id, snap)
-	return wire.Encode(&wire.Observed{Snapshot: s.id, Changed: true, RecordsTotal: snap.Total,
-		Skipped: snap.Skipped, Duplicates: snap.Duplicates, Cut: snap.Cut, Warnings: snap.Warnings}), nil
+	return observed(s.id, true, snap), nil
+}
+
+// observed is an observe's answer for the snapshot id and snap.
+func observed(id string, changed bool, snap *project.Snapshot) []byte {
+	return wire.Encode(&wire.Observed{Snapshot: id, Changed: changed, RecordsTotal: snap.Total,
+		Skipped: snap.Skipped, Duplicates: snap.Duplicates, Cut: snap.Cut, Warnings: snap.Warnings})
 }
 
 func (s *Session) describe(v *jsonval.Value, raw []byte) ([]byte, *wire.Error) {
