@@ -30,7 +30,7 @@ test("the agent sees the open orders and nothing secret", async () => {
 
   assert.equal(seen.context.recordsTotal, 48);
   assert.equal(seen.context.records.length, 8, "the first window of records");
-  assert.deepEqual(seen.capabilities.map((c) => c.name), ["order.ship", "order.open", "orders.export", "order.charge"]);
+  assert.deepEqual(seen.capabilities.map((c) => c.name), ["order.ship", "order.open", "orders.export", "order.charge", "orders.view"]);
   const first = seen.context.records[0];
   assert.equal(first.fields.email, "l***@example.com", "e-mail is masked");
   assert.match(first.fields.phone, /^al_/, "phone is an alias");

@@ -179,7 +179,7 @@ test("what every object or function inherits is no handler: a capability named c
     const r = /** @type {any} */ (await p.execute({ capability: "constructor", record: "SO-1001", snapshot: d.snapshot }));
     assert.equal(r.error?.code, "unknown_capability", JSON.stringify(r));
     const ev = audit.find((e) => e.kind === "actions");
-    assert.deepEqual([...ev.unhandled].sort(), ["constructor", "name", "order.charge", "order.refund"]);
+    assert.deepEqual([...ev.unhandled].sort(), ["constructor", "name", "order.charge", "order.refund", "orders.view"]);
     assert.deepEqual(ev.undeclared, []);
     p.dispose();
   }

@@ -29,7 +29,7 @@ test("tools for the context and every capability of the active regions, kept in 
   });
   const h = p.exposeWebMCP();
   await h.ready;
-  assert.deepEqual(await names(mc), ["describe_context", "order.charge", "order.open", "order.ship", "orders.export"]);
+  assert.deepEqual(await names(mc), ["describe_context", "order.charge", "order.open", "order.ship", "orders.export", "orders.view"]);
 
   const tools = await mc.getTools();
   const describeTool = tools.find((/** @type {any} */ t) => t.name === "describe_context");
@@ -52,11 +52,11 @@ test("tools for the context and every capability of the active regions, kept in 
   assert.equal(handled[0].record, "SO-1002");
   await settle();
   await h.ready;
-  assert.deepEqual(await names(mc), ["describe_context", "order.charge", "order.open", "order.refund", "order.ship", "orders.export"]);
+  assert.deepEqual(await names(mc), ["describe_context", "order.charge", "order.open", "order.refund", "order.ship", "orders.export", "orders.view"]);
   store.setState((s) => ({ ...s, ui: { ...s.ui, detailOpen: false } }));
   await settle();
   await h.ready;
-  assert.deepEqual(await names(mc), ["describe_context", "order.charge", "order.open", "order.ship", "orders.export"]);
+  assert.deepEqual(await names(mc), ["describe_context", "order.charge", "order.open", "order.ship", "orders.export", "orders.view"]);
 
   // Errors reach the agent as error results, not exceptions.
   const bad = JSON.parse(await mc.executeTool(ship, JSON.stringify({ snapshot: d.snapshot, record: "SO-1002", input: { carrier: "ups" } })));
@@ -83,7 +83,7 @@ test("falls back to navigator.modelContext when document has none", async () => 
   const p = await createPinhole({ wasm: WASM, manifest: MANIFEST, store: plainStore(ordersState()), actions: NO_OP_ACTIONS });
   const h = p.exposeWebMCP();
   await h.ready;
-  assert.deepEqual(registered.sort(), ["describe_context", "order.charge", "order.open", "order.ship", "orders.export"]);
+  assert.deepEqual(registered.sort(), ["describe_context", "order.charge", "order.open", "order.ship", "orders.export", "orders.view"]);
   h.dispose();
   assert.deepEqual(registered, []);
   p.dispose();
@@ -119,8 +119,8 @@ test("tools WebMCP cannot take are not lost without a word: refused() names them
   const h = p.exposeWebMCP();
   await h.ready;
   const refused = () => Object.fromEntries(h.refused().map((r) => [r.name, `${r.tool}: ${r.reason}`]));
-  assert.deepEqual(h.tools().sort(), ["describe_context", "order.charge"]);
-  assert.deepEqual(await names(mc), ["describe_context", "order.charge", "order.open"]);
+  assert.deepEqual(h.tools().sort(), ["describe_context", "order.charge", "orders.view"]);
+  assert.deepEqual(await names(mc), ["describe_context", "order.charge", "order.open", "orders.view"]);
   const first = refused();
   assert.deepEqual(Object.keys(first).sort(), ["Ship order!", "describe_context", "order.open"]);
   assert.match(first["Ship order!"], /^capability: not a WebMCP tool name/);
@@ -148,7 +148,7 @@ test("tools WebMCP cannot take are not lost without a word: refused() names them
   store.setState((s) => ({ ...s, ui: { ...s.ui, selected: "SO-1002" } }));
   await settle();
   await h.ready;
-  assert.deepEqual(h.tools().sort(), ["describe_context", "order.charge", "order.open"]);
+  assert.deepEqual(h.tools().sort(), ["describe_context", "order.charge", "order.open", "orders.view"]);
   assert.equal(refused()["order.open"], undefined);
 
   h.dispose();
@@ -235,10 +235,10 @@ test("a capability the app gave no handler for is not offered as a tool: refused
     const h = p.exposeWebMCP();
     await h.ready;
     assert.deepEqual(await names(mc), ["describe_context", "order.open"]);
-    assert.deepEqual(h.refused().map((r) => r.name).sort(), ["order.charge", "order.ship", "orders.export"]);
+    assert.deepEqual(h.refused().map((r) => r.name).sort(), ["order.charge", "order.ship", "orders.export", "orders.view"]);
     assert.ok(h.refused().every((r) => r.tool === "capability" && /^no handler/.test(r.reason)));
     assert.deepEqual(audit.filter((e) => e.kind === "actions"),
-      [{ source: "bridge", kind: "actions", undeclared: ["orders.ship", "invoice.pay"], unhandled: ["order.ship", "order.refund", "orders.export", "order.charge"] }]);
+      [{ source: "bridge", kind: "actions", undeclared: ["orders.ship", "invoice.pay"], unhandled: ["order.ship", "order.refund", "orders.export", "order.charge", "orders.view"] }]);
     assert.deepEqual(warned, ['pinhole: actions has "orders.ship", which the manifest does not declare: did you mean "order.ship"?'],
       "a likely typo warns; another manifest's handler does not");
 

@@ -38,6 +38,10 @@ const CAPABILITIES = [
     input: { type: "object", properties: {
       card: { type: "string", description: "The order's card placeholder, as the context shows it", "x-pinhole-token": { field: "card" } },
       amount: { type: "number", minimum: 0.01, maximum: 1000 } }, required: ["card", "amount"], additionalProperties: false } },
+  { name: "orders.view", description: "Filter and sort the list, as the console's Status and Sort controls do", scope: "page", region: "orders",
+    input: { type: "object", properties: {
+      filter: { type: "string", enum: ["all", "Ready to ship", "Awaiting payment", "Shipped", "On hold", "Delivered"] },
+      sort: { type: "string", enum: ["-created", "customer", "-total"] } }, additionalProperties: false } },
 ];
 const SHIP_REASON = "Only orders that are ready to ship can be shipped";
 const LEVELS = new Set(["error", "warning", "info", "success"]);

@@ -162,13 +162,18 @@ acts.
 
 ${how}
 
-Where Pinhole costs more: the manifest declares no sort, filter or search
-capability, so the Pinhole agent reads records to find one: the largest total
-among 1,000 orders means reading every record${vs("largest-total-1000")}, and
-finding a customer's order means a window of 50 records, where the DOM agent
-pages and stops at the row${vs("why-not-shippable")}. Every describe also
-repeats \`recordIds\` (up to 1,000 ids). A sort capability in the manifest, or
-a smaller id list on paging requests, would remove most of it.
+Both agents have the console's list controls: the DOM agent its Status and
+Sort boxes, the Pinhole agent the manifest's \`orders.view\` capability
+(filter and sort, the same choices; testdata/orders/manifest.json).
+
+Where Pinhole costs more: the manifest declares no search, so finding a
+customer's order means a window of 50 records, where the DOM agent pages
+and stops at the row${vs("why-not-shippable")}. Every describe repeats
+\`recordIds\` (every referenceable id, up to 1,000): among 1,000 orders the
+largest total takes two describes of one record around an
+\`orders.view\`${vs("largest-total-1000")}, most of it ids. A search
+capability, or a smaller id list on paging requests, would remove most of
+it.
 
 Where the DOM agent costs more: what the list does not show (notes are
 only in the side panel) means opening every order${vs("find-note-mentions")},

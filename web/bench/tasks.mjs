@@ -104,7 +104,7 @@ export const TASKS = [
     name: "ship-all-ready",
     how: {
       dom: "filters to Ready to ship, then ships the first row and looks again until no row is left",
-      pinhole: "one window of 50 records, then order.ship for each ready record, each with the snapshot of the previous answer",
+      pinhole: "a window of 1, orders.view to Ready to ship, one window of 50 ready records, then order.ship for each, each with the snapshot of the previous answer",
     },
     ask: "Ship every order that is ready to ship (UPS).",
     orders: 48,
@@ -123,6 +123,8 @@ export const TASKS = [
       return { shipped };
     },
     async pinhole(a) {
+      const look = await a.describe({ limit: 1 });
+      await a.execute({ capability: "orders.view", input: { filter: READY }, snapshot: look.snapshot });
       const d = await a.describe({ limit: 50 });
       const ready = d.context.records.filter((r) => r.fields.status === READY).map((r) => r.id);
       let snapshot = d.snapshot;
@@ -223,7 +225,7 @@ export const TASKS = [
     name: "largest-total-1000",
     how: {
       dom: "sorts by Total, highest first and reads the first row",
-      pinhole: "reads all 1,000 records in 20 windows of 50 (the manifest offers no sort) and takes the maximum",
+      pinhole: "a window of 1, orders.view sorted by total, highest first, and a window of 1 again",
     },
     ask: "Which of the 1,000 orders has the largest total?",
     orders: 1000,
@@ -234,10 +236,10 @@ export const TASKS = [
       return { order: top?.id, total: top?.total };
     },
     async pinhole(a) {
-      const { records } = await a.everything();
-      let best = null;
-      for (const r of records) if (!best || r.fields.total > best.fields.total) best = r;
-      return { order: best?.id, total: best?.fields.total };
+      const look = await a.describe({ limit: 1 });
+      await a.execute({ capability: "orders.view", input: { sort: "-total" }, snapshot: look.snapshot });
+      const top = (await a.describe({ limit: 1 })).context.records[0];
+      return { order: top?.id, total: top?.fields.total };
     },
     check(s, ans) {
       const best = s.orders.reduce((x, o) => (o.total > x.total ? o : x));

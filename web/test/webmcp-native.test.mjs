@@ -67,10 +67,10 @@ test("Chromium's own WebMCP: the tools register, answer through executeTool, fol
 
     // describe_context and the capabilities of the active region (orders)
     // the app handles; order.refund belongs to the closed side panel, and
-    // the app gave no handler for order.charge and orders.export.
+    // the app gave no handler for order.charge, orders.export and orders.view.
     assert.deepEqual(await page.evaluate(tools), ["describe_context", "order.open", "order.ship"]);
     assert.deepEqual(await page.evaluate(() => window.app.handle.refused().map((r) => [r.name, r.reason.split(":")[0]]).sort()),
-      [["order.charge", "no handler"], ["orders.export", "no handler"]]);
+      [["order.charge", "no handler"], ["orders.export", "no handler"], ["orders.view", "no handler"]]);
     // Chromium holds WebMCP's tool-name rule too: the names the bridge does not try are names it refuses.
     assert.match(await page.evaluate(() => document.modelContext.registerTool({ name: "Ship order!", description: "d", execute() {} })
       .then(() => "registered", (e) => `${e.name}: ${e.message}`)), /^InvalidStateError/);
