@@ -198,6 +198,22 @@ function editDistance(a, b) {
   return prev[b.length];
 }
 
+/** Whether this page was told that the module fell back to its thread. */
+let fallbackWarned = false;
+
+/**
+ * warnFallback says once per page, on the console, that the module runs in
+ * the page's thread although the bridge tried a worker: the app may not
+ * watch onAudit, and the page then blocks while the module works.
+ * @param {HostFallbackCause} cause
+ */
+function warnFallback(cause) {
+  if (fallbackWarned) return;
+  fallbackWarned = true;
+  console.warn(`pinhole: the module runs in the page's thread because its worker could not start (${cause}); ` +
+    `host: "worker" says why, host: "main" chooses this thread and silences this warning`);
+}
+
 /**
  * startHost starts where the module runs: a Web Worker by default in a page
  * (this thread when the worker script cannot be loaded and `host` was not
@@ -258,7 +274,10 @@ class Bridge {
     });
     const loaded = await link.exclusive(() => link.open());
     const b = new Bridge(link, loaded, o);
-    if (fallback) b.audit.emit({ source: "bridge", kind: "host_fallback", cause: fallback });
+    if (fallback) {
+      b.audit.emit({ source: "bridge", kind: "host_fallback", cause: fallback });
+      warnFallback(fallback);
+    }
     b.checkActions(declared);
     await b.sync.start();
     await b.audit.drain();

@@ -229,6 +229,10 @@ const fallbacks = (audit) => audit.filter((e) => e.kind === "host_fallback");
 
 test("a worker script that cannot load: the default host falls back to this thread and says so, host: \"worker\" rejects", async () => {
   /** @type {any} */ (globalThis).document = {}; // a page: the default host is the worker
+  /** @type {string[]} */
+  const warned = [];
+  const warn = console.warn;
+  console.warn = (/** @type {any[]} */ ...a) => void warned.push(a.join(" "));
   try {
     FakeWorker.failLoad = true;
     const { p, audit } = await bridge(/** @type {any} */ (undefined));
@@ -237,6 +241,8 @@ test("a worker script that cannot load: the default host falls back to this thre
     assert.deepEqual(fallbacks(audit), [{ source: "bridge", kind: "host_fallback", cause: "worker_load_failed" }],
       "once, through onAudit, with why and nothing else");
     assert.equal(audit[0].kind, "host_fallback", "reported as the bridge starts, before its other events");
+    assert.deepEqual(warned, ['pinhole: the module runs in the page\'s thread because its worker could not start (worker_load_failed); ' +
+      'host: "worker" says why, host: "main" chooses this thread and silences this warning'], "and on the console, for an app that does not watch onAudit");
     p.dispose();
     FakeWorker.failLoad = true;
     await assert.rejects(bridge("worker"), { name: "WorkerError" });
@@ -249,6 +255,7 @@ test("a worker script that cannot load: the default host falls back to this thre
     const { p: r, audit: refused } = await bridge(/** @type {any} */ (undefined));
     assert.equal(r.host, "main");
     assert.deepEqual(fallbacks(refused).map((e) => e.cause), ["worker_refused"]);
+    assert.equal(warned.length, 1, "the console hears of a page's first fallback only");
     r.dispose();
     // This thread asked for: no fallback, whatever the worker would have done.
     FakeWorker.failLoad = true;
@@ -257,6 +264,7 @@ test("a worker script that cannot load: the default host falls back to this thre
     assert.deepEqual(fallbacks(main), []);
     m.dispose();
   } finally {
+    console.warn = warn;
     delete (/** @type {any} */ (globalThis)).document;
   }
   const { p: n, audit: node } = await bridge(/** @type {any} */ (undefined)); // Node: no page, this thread by default

@@ -767,7 +767,7 @@ func judge(f *field, records int) (expose string, content bool, why string, keep
 	case k.Phone:
 		return "alias", false, by("phone numbers") + in + ": alias, a per-session pseudonym the agent can refer to", true
 	case k.Email:
-		return "mask", false, by("e-mail addresses") + in + ": masked (l***@example.com)", true
+		return "mask", false, by("e-mail addresses") + in + ": masked, the first letter and the domain kept (x***@domain)", true
 	case strs > 0 && (free || lastWordIn(last, freeTextNames)):
 		return "plain", true, "free text (" + strconv.Itoa(freeTextWords) + " words or more, or named like a note)" + in +
 			": content user, read as data, never as instructions", true
