@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/pinholectx/pinhole/internal/session"
@@ -183,6 +184,63 @@ func TestScopeChangeUnlinksTokens(t *testing.T) {
 	}
 	if ph1 == ph2 || al1 == al2 {
 		t.Fatalf("the same value has the same tokens under two session scopes (placeholder %s/%s, alias %s/%s): the agent can link tenants", ph1, ph2, al1, al2)
+	}
+}
+
+// TestScopeComeBack: a session scope left and come back to (A→B→A). The
+// module forgot A's tokens at B, so an after since the first A snapshot
+// hands them out again: it lists the token fields (the same tokens), with
+// no scope reason, since the scope's value is A's again. A prepare with the
+// first snapshot is stale; with the current one, right after that after,
+// the token resolves; and a describe shows the first context again.
+func TestScopeComeBack(t *testing.T) {
+	m := `{"pinhole":1,"sessionScope":"/tenant","regions":[{"id":"a"}],
+	 "collections":[{"region":"a","from":"/orders","id":"/id","fields":{
+	   "card":{"from":"/card","expose":"placeholder"},"phone":{"from":"/phone","expose":"alias"}}}],
+	 "capabilities":[{"name":"order.charge","description":"Charge","scope":"record","region":"a",
+	   "input":{"type":"object","properties":{"card":{"x-pinhole-token":{"field":"card"}}}}}]}`
+	s := session.New()
+	s.Call([]byte(`{"op":"load","key":"scope-test-key-0001","manifest":` + m + `}`))
+	observe := func(tenant string) {
+		s.Call([]byte(`{"op":"observe","state":{"tenant":"` + tenant + `","orders":[{"id":"SO-1","card":"4111 1111 1111 1000","phone":"+44 20 7946 1000"}]}}`))
+	}
+	observe("acme")
+	first := s.Call([]byte(`{"op":"describe"}`))
+	i := bytes.Index(first, []byte(`"ph_`))
+	if !bytes.Contains(first, []byte(`"snapshot":"s1"`)) || i < 0 {
+		t.Fatalf("describe: %s", first)
+	}
+	tok := string(first[i+1 : i+1+bytes.IndexByte(first[i+1:], '"')])
+	observe("other-tenant")
+	observe("acme")
+	var a struct {
+		Records struct {
+			Changed []struct {
+				Fields map[string]json.RawMessage
+			}
+		}
+		Redescribe struct {
+			Reasons []string
+		}
+	}
+	if err := json.Unmarshal(s.Call([]byte(`{"op":"after","since":"s1"}`)), &a); err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Records.Changed) != 1 || len(a.Records.Changed[0].Fields) != 2 || slices.Contains(a.Redescribe.Reasons, "scope") ||
+		string(a.Records.Changed[0].Fields["card"]) != `{"$placeholder":"`+tok+`"}` {
+		t.Fatalf("A→B→A: want A's token fields handed out again and no scope reason, got %+v", a)
+	}
+	prepare := []byte(`{"op":"prepare","snapshot":"s1","capability":"order.charge","record":"SO-1","input":{"card":{"$placeholder":"` + tok + `"}}}`)
+	if got := s.Call(prepare); !bytes.Contains(got, []byte(`"stale_snapshot"`)) {
+		t.Fatalf("a prepare with the snapshot before B: %s", got)
+	}
+	prepare = bytes.Replace(prepare, []byte(`"s1"`), []byte(`"s3"`), 1)
+	if got := s.Call(prepare); !bytes.Contains(got, []byte(`"4111 1111 1111 1000"`)) {
+		t.Fatalf("A's placeholder, handed out again by the after, does not resolve: %s", got)
+	}
+	again := s.Call([]byte(`{"op":"describe"}`))
+	if !bytes.Equal(bytes.Replace(again, []byte(`"snapshot":"s3"`), []byte(`"snapshot":"s1"`), 1), first) {
+		t.Fatalf("A's context came back different:\n%s\n%s", first, again)
 	}
 }
 
