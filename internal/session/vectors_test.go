@@ -515,7 +515,7 @@ func vectors(t *testing.T) []vector {
 		{"bounds-feedback", seq(m.with(t, "/limits/maxFeedback", `2`), st.with(t, "/ui/toasts", `[{"message":"one","kind":"info"},{"message":"two","kind":"warning","origin":"server"},{"message":"three","kind":"loud","origin":"hacker"},{"message":4},{"kind":"error"},{"message":"six","kind":"success","origin":"user"}]`), d(`"limit":1`))},
 		{"bounds-unavailable", seq(m.with(t, "/limits/maxUnavailable", `2`), st, d(""))},
 		{"bounds-record-ids", seq(m.with(t, "/limits/maxRecordIds", `10`), st, d(`"limit":2`))},
-		{"bounds-response-bytes-records", seq(m.with(t, "/limits/maxResponseBytes", `4096`).with(t, "/limits/maxFieldChars", `1000`),
+		{"bounds-response-bytes-records", seq(m.with(t, "/limits/maxResponseBytes", `4500`).with(t, "/limits/maxFieldChars", `1000`),
 			st.with(t, "/orders/items/0/note", `"`+strings.Repeat("long note ", 60)+`"`).with(t, "/orders/items/1/note", `"`+strings.Repeat("long note ", 60)+`"`).
 				with(t, "/orders/items/2/note", `"`+strings.Repeat("long note ", 60)+`"`), d(""), d(`"record":["SO-1003","SO-1002","SO-1001","SO-1004"]`))},
 		{"bounds-pager-advances", seq(m.with(t, "/limits/maxResponseBytes", `4096`).with(t, "/limits/maxFieldChars", `8192`),
