@@ -60,11 +60,7 @@ const pinhole = await createPinhole({
     "order.refund": ({ input }) => app.act.refund(/** @type {any} */ (input).amount),
     "orders.export": () => { app.act.exportCsv(); },
     "order.charge": ({ record, input }) => app.act.charge(record, /** @type {any} */ (input).card, /** @type {any} */ (input).amount),
-    "orders.view": ({ input }) => {
-      const { filter, sort } = /** @type {any} */ (input);
-      if (filter !== undefined) app.act.setFilter(filter);
-      if (sort !== undefined) app.act.setSort(sort);
-    },
+    "orders.view": ({ input }) => app.act.setView(/** @type {any} */ (input)),
   },
 }).catch((err) => {
   showLoadError(err);

@@ -48,6 +48,10 @@ export function createApp() {
     setSort(sort) {
       refresh({ sort, page: 1 });
     },
+    /** setView sets the filter, the sort or both in one store write. */
+    setView({ filter, sort }) {
+      refresh({ ...(filter !== undefined && { filter }), ...(sort !== undefined && { sort }), page: 1 });
+    },
     setPage(page) {
       set((s) => routed({ ...s, orders: { ...s.orders, page } }));
     },

@@ -1,5 +1,5 @@
 // A quick correctness check of the task benchmark (web/bench/tasks.mjs):
-// three tasks, each solved by the DOM agent (aria snapshot and refs) and
+// four tasks, each solved by the DOM agent (aria snapshot and refs) and
 // the Pinhole agent (contexts and capabilities) on the demo in headless
 // Chromium, must succeed as checked against the app's store afterwards;
 // an agent that does nothing must fail every task's check; and the aria
@@ -30,7 +30,7 @@ const task = (name) => {
   return t;
 };
 
-for (const name of ["ship-customer-order", "refund-after-error", "stale-snapshot"]) {
+for (const name of ["ship-customer-order", "ship-all-ready", "refund-after-error", "stale-snapshot"]) {
   for (const agent of /** @type {const} */ (["dom", "pinhole"])) {
     test(`${name} succeeds with the ${agent} agent`, async () => {
       const r = await runTask(browser, server.url, task(name), agent);
