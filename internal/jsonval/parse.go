@@ -1,6 +1,7 @@
 package jsonval
 
 import (
+	"math/bits"
 	"slices"
 	"strconv"
 	"unicode/utf16"
@@ -216,22 +217,35 @@ func (p *parser) finish(v *Value, base int, index bool) {
 
 // member parses one member of the object whose members start at base
 // onto p.keys and p.vals.
+//
+// Its parts are functions of their own: V8 charges a function's tier-up
+// budget at each return by the size of the code before it, and a start-up
+// returns from here once per member of the manifest (BENCHMARKS.md, "A
+// larger manifest and V8's tier-up budgets").
 func (p *parser) member(base int, seen *map[string]struct{}) error {
 	k, err := p.key(base, seen)
 	if err != nil {
 		return err
 	}
-	p.skipSpace()
-	if !p.next(':') {
-		return p.fail("expected ':' after object key")
+	if err := p.colon(); err != nil {
+		return err
 	}
-	p.skipSpace()
 	val, err := p.value()
 	if err != nil {
 		return err
 	}
 	p.keys = append(p.keys, k)
 	p.vals = append(p.vals, val)
+	return nil
+}
+
+// colon parses the ':' after a member's key, and the blanks around it.
+func (p *parser) colon() error {
+	p.skipSpace()
+	if !p.next(':') {
+		return p.fail("expected ':' after object key")
+	}
+	p.skipSpace()
 	return nil
 }
 
@@ -415,16 +429,41 @@ func (p *parser) str() (string, error) {
 // code distance of every loop back-edge and return, so a loop inside a
 // large function soon gets that whole function recompiled by TurboFan
 // while the module starts (BENCHMARKS.md, "Tier-up budgets at start-up").
+//
+// It reads eight bytes a step and finds the byte that ends the run within
+// its word, so that its loop turns about once for a manifest's short keys
+// instead of once a byte: a start-up that read a byte a step here used up
+// this function's budget once the manifest passed about 2.5 KB
+// (BENCHMARKS.md, "A larger manifest and V8's tier-up budgets"). The word
+// tests are written out: the module is built without inlining (Makefile,
+// WASM_FLAGS).
 func plainRun(d []byte, i int) (end int, ascii bool) {
-	var high byte
+	const ones, top = 0x0101010101010101, 0x8080808080808080
+	var seen uint64
+	for ; i+8 <= len(d); i += 8 {
+		_ = d[i+7]
+		x := uint64(d[i]) | uint64(d[i+1])<<8 | uint64(d[i+2])<<16 | uint64(d[i+3])<<24 |
+			uint64(d[i+4])<<32 | uint64(d[i+5])<<40 | uint64(d[i+6])<<48 | uint64(d[i+7])<<56
+		// The top bit of each byte below 0x20, or that is a quote or a
+		// backslash (a zero byte of q or b): "has a byte less than", bit by
+		// bit. Above a flagged byte a flag may be false, never below one,
+		// so the lowest flag is the first byte that ends the run.
+		q, b := x^(ones*'"'), x^(ones*'\\')
+		if m := ((x-ones*0x20)&^x | (q-ones)&^q | (b-ones)&^b) & top; m != 0 {
+			k := bits.TrailingZeros64(m) / 8
+			seen |= x & (1<<(8*k) - 1)
+			return i + k, seen&top == 0
+		}
+		seen |= x
+	}
 	for ; i < len(d); i++ {
 		c := d[i]
 		if c == '"' || c == '\\' || c < 0x20 {
 			break
 		}
-		high |= c
+		seen |= uint64(c)
 	}
-	return i, high < utf8.RuneSelf
+	return i, seen&top == 0
 }
 
 // escaped parses the rest of a string that started at start and holds an

@@ -205,9 +205,36 @@ func (c *compiler) name(s string, at loc, max int) string {
 }
 
 // textStats counts the characters of s and reports whether one of them is
-// a control character (below U+0020, or U+007F).
+// a control character (below U+0020, or U+007F). A text longer than a word
+// goes to textWords (see jsonval's plainRun for why).
 func textStats(s string) (n int, control bool) {
+	if len(s) > 8 {
+		return textWords(s)
+	}
 	for _, r := range s {
+		n++
+		control = control || r < 0x20 || r == 0x7f
+	}
+	return n, control
+}
+
+// textWords is textStats reading ASCII eight bytes a step, then runes from
+// the first word that is not ASCII. The word tests are written out: the
+// module is built without inlining (Makefile, WASM_FLAGS).
+func textWords(s string) (n int, control bool) {
+	const ones, top = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		if x&top != 0 {
+			break // not ASCII: counted as runes below
+		}
+		del := x ^ (ones * 0x7f) // a zero byte where x has U+007F
+		control = control || ((x-ones*0x20)&^x|(del-ones)&^del)&top != 0
+	}
+	n = i
+	for _, r := range s[i:] {
 		n++
 		control = control || r < 0x20 || r == 0x7f
 	}
