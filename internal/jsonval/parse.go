@@ -218,16 +218,14 @@ func (p *parser) finish(v *Value, base int, index bool) {
 // member parses one member of the object whose members start at base
 // onto p.keys and p.vals.
 //
-// Its parts are functions of their own: V8 charges a function's tier-up
-// budget at each return by the size of the code before it, and a start-up
-// returns from here once per member of the manifest (BENCHMARKS.md, "A
-// larger manifest and V8's tier-up budgets").
+// It is kept small: V8 charges a function's tier-up budget at each return
+// by the size of the code before it, and a start-up returns from here once
+// per member of the manifest (BENCHMARKS.md, "A larger manifest and V8's
+// tier-up budgets"). The appends stay here: moved to a function of their
+// own, they had V8 recompile the runtime's stack map lookup instead.
 func (p *parser) member(base int, seen *map[string]struct{}) error {
 	k, err := p.key(base, seen)
 	if err != nil {
-		return err
-	}
-	if err := p.colon(); err != nil {
 		return err
 	}
 	val, err := p.value()
@@ -250,7 +248,8 @@ func (p *parser) colon() error {
 }
 
 // key parses a member's key, which must not repeat one of the keys
-// gathered from base.
+// gathered from base, and the ':' after it (colon: in member, it made that
+// function large enough to be recompiled at start-up).
 func (p *parser) key(base int, seen *map[string]struct{}) (string, error) {
 	p.skipSpace()
 	if p.pos >= len(p.data) || p.data[p.pos] != '"' {
@@ -265,7 +264,7 @@ func (p *parser) key(base int, seen *map[string]struct{}) (string, error) {
 	if p.repeated(k, base, seen) {
 		return "", &SyntaxError{Offset: keyAt, Msg: "duplicate object key"}
 	}
-	return k, nil
+	return k, p.colon()
 }
 
 // repeated reports whether k is one of the keys gathered from base. An
