@@ -43,7 +43,10 @@ export const cut = (reason) => ({ [CUT_KEY]: reason });
  */
 export const isCut = (v) =>
   Object.hasOwn(v, CUT_KEY) && Object.keys(v).length === 1 &&
-  ["depth", "cycle", "size"].includes(/** @type {Record<string, string>} */ (v)[CUT_KEY]);
+  CUT_REASONS.includes(/** @type {Record<string, string>} */ (v)[CUT_KEY]);
+
+/** The reasons of a cut marker, as prune.Cut's. */
+const CUT_REASONS = ["depth", "cycle", "size"];
 
 /** Marks "no previous value" for the reference memo. */
 export const NONE = Symbol("none");
