@@ -3,7 +3,6 @@
 package main
 
 import (
-	"errors"
 	"runtime"
 	"unsafe"
 
@@ -11,11 +10,16 @@ import (
 )
 
 var (
-	sess = session.NewWithRandom(randomGet) // WASI random_get: the host's randomness
+	// sess is the module's session: a value in the module's data, not an
+	// object on the heap (every allocation of a start counts: BENCHMARKS.md,
+	// "Tier-up budgets at start-up"). Its randomness is set in init.
+	sess session.Session
 	// buffers keeps host-filled request buffers alive until pinhole_free.
 	// A host holds one or two at a time, so a list is searched: a map's
-	// code would be compiled on every start of the module.
-	buffers []hostBuffer
+	// code would be compiled on every start of the module. Its first few
+	// entries are in bufferRoom, in the module's data.
+	bufferRoom [4]hostBuffer
+	buffers    = bufferRoom[:0]
 	// last keeps the previous response alive until the next call.
 	last []byte
 )
@@ -28,7 +32,15 @@ var (
 //go:noescape
 func wasiRandomGet(buf unsafe.Pointer, n uint32) uint32
 
-var errRandom = errors.New("random_get failed")
+func init() { sess.UseRandom(randomGet) } // WASI random_get: the host's randomness
+
+// errRandom is random_get's failure: a value of a type of its own rather
+// than errors.New, which would allocate at start-up.
+var errRandom error = randomFailed{}
+
+type randomFailed struct{}
+
+func (randomFailed) Error() string { return "random_get failed" }
 
 // randomGet fills b with the host's randomness.
 func randomGet(b []byte) error {

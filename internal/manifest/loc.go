@@ -26,13 +26,19 @@ func (l *loc) in(tok string) loc { return loc{up: l, tok: tok} }
 // item is the loc of item i of l.
 func (l *loc) item(i int) loc { return loc{up: l, tok: strconv.Itoa(i)} }
 
-// tokens returns the reference tokens from the loc with no up (which adds
-// none) down to l.
-func (l *loc) tokens() jsonval.Pointer {
-	if l.up == nil {
-		return jsonval.Pointer{}
+// pointer returns the reference tokens from the loc with no up (which adds
+// none) down to l, carved out of c.tokens. Each is a copy, as in fail.
+func (c *compiler) pointer(l *loc) jsonval.Pointer {
+	n := 0
+	for u := l; u.up != nil; u = u.up {
+		n++
 	}
-	return append(l.up.tokens(), strings.Clone(l.tok)) // a copy, as in fail
+	p := c.strings(n)
+	for u := l; u.up != nil; u = u.up {
+		n--
+		p[n] = strings.Clone(u.tok)
+	}
+	return p
 }
 
 // String returns l's JSON Pointer.

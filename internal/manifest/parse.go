@@ -62,12 +62,27 @@ func Compile(v *jsonval.Value) (*Plan, *wire.Error) {
 }
 
 // planBlock holds a plan with the parts every plan has at most one of: one
-// allocation for all of them.
+// allocation for all of them. It also has room for the lists a manifest
+// usually keeps short; a longer list gets an allocation of its own (see
+// room).
 type planBlock struct {
-	plan     Plan
-	page     Page
-	feedback Feedback
-	tree     prune.Tree
+	plan         Plan
+	page         Page
+	feedback     Feedback
+	tree         prune.Tree
+	regions      [4]Region
+	collections  [2]Collection
+	state        [8]StateKey
+	redescribeOn [4]jsonval.Pointer
+}
+
+// room returns an empty slice with room for n: in arr when n fits, in a new
+// array otherwise.
+func room[T any](arr []T, n int) []T {
+	if n <= len(arr) {
+		return arr[:0:n]
+	}
+	return make([]T, 0, n)
 }
 
 // strings returns n empty strings, carved out of c.tokens.
@@ -288,6 +303,7 @@ func (c *compiler) manifest(v *jsonval.Value) {
 	c.collections(v.Get("collections"))
 	state := path("/state")
 	if s := v.Get("state"); s != nil && c.object(s, state, nil, s.Keys...) && c.annotated(s, state, Comment) {
+		c.plan.State = room(c.block.state[:], len(s.Keys))
 		for i, k := range s.Keys {
 			if k == Comment {
 				continue
@@ -305,6 +321,7 @@ func (c *compiler) manifest(v *jsonval.Value) {
 		if r.Kind != jsonval.Array {
 			c.fail(at, "must be an array of JSON Pointers")
 		} else {
+			c.plan.RedescribeOn = room(c.block.redescribeOn[:], len(r.Items))
 			for i, it := range r.Items {
 				c.plan.RedescribeOn = append(c.plan.RedescribeOn, c.ptr(it, at.item(i)))
 			}
@@ -371,8 +388,9 @@ func (c *compiler) page(v *jsonval.Value) {
 			c.fail(allow, "must be an array of parameter names")
 			return
 		}
+		p.Allow = c.strings(len(a.Items))
 		for i, it := range a.Items {
-			p.Allow = append(p.Allow, c.str(it, allow.item(i), maxNameChars))
+			p.Allow[i] = c.str(it, allow.item(i), maxNameChars)
 		}
 	}
 	c.plan.Page = p
@@ -388,7 +406,7 @@ func (c *compiler) regions(v *jsonval.Value) {
 		return
 	}
 	parents := c.strings(len(v.Items))
-	c.plan.Regions = make([]Region, 0, len(v.Items))
+	c.plan.Regions = room(c.block.regions[:], len(v.Items))
 	c.plan.regionIndex = make(nameIndex, 0, len(v.Items))
 	for i, it := range v.Items {
 		at := regions.item(i)
@@ -469,7 +487,7 @@ func (c *compiler) collections(v *jsonval.Value) {
 		c.fail(collections, "must be an array")
 		return
 	}
-	c.plan.Collections = make([]Collection, 0, len(v.Items))
+	c.plan.Collections = room(c.block.collections[:], len(v.Items))
 	for i, it := range v.Items {
 		at := collections.item(i)
 		if !c.commented(it, at, []string{"region", "from", "id", "fields"}) {

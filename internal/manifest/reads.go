@@ -21,7 +21,10 @@ func (p *Plan) buildReads() {
 		if p.Page.Params != nil {
 			// One pointer, its last token changed: the tree keeps tokens,
 			// not pointers.
-			ptr := append(make(jsonval.Pointer, 0, len(p.Page.Params)+1), p.Page.Params...)
+			// On the stack when it fits (a load allocates as little as it
+			// can: BENCHMARKS.md, "Tier-up budgets at start-up").
+			var room [8]string
+			ptr := append(room[:0], p.Page.Params...)
 			for _, a := range p.Page.Allow {
 				t.AddAll(append(ptr, a))
 			}
@@ -55,9 +58,11 @@ func (p *Plan) buildReads() {
 	for _, r := range p.Regions {
 		absolute(r.ActiveWhen)
 	}
+	var relRoom [24]jsonval.Pointer
 	for ci, col := range p.Collections {
-		// Sized for the fields and a few field conditions: one allocation.
-		rel := append(make([]jsonval.Pointer, 0, 1+len(col.Fields)+8), col.ID)
+		// On the stack when the id, the fields and the field conditions
+		// fit, as for ptr above.
+		rel := append(relRoom[:0], col.ID)
 		for _, f := range col.Fields {
 			rel = append(rel, f.From)
 		}

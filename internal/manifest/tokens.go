@@ -87,7 +87,7 @@ func (c *compiler) findSlotsIn(cp *Capability, s *jsonval.Value, at, in loc, dir
 				return
 			}
 		}
-		c.slot(cp, tk, kat, in.tokens())
+		c.slot(cp, tk, kat, c.pointer(&in))
 		if c.err != nil {
 			return
 		}

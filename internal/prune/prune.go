@@ -192,25 +192,24 @@ func (t *Tree) Same(u *Tree) bool {
 // texts are written one after the other and cut out of one string.
 func (t *Tree) Reads() wire.Reads {
 	l := lister{prefix: make([]byte, 0, 128), text: make([]byte, 0, 1024)}
-	l.count(t)
-	l.paths, l.cols = make([]span, 0, l.npaths), make([]colSpan, 0, l.ncols)
+	l.count(t, false)
+	// Every list is sized before it is filled, and none holds a pointer: a
+	// load allocates as little as it can (BENCHMARKS.md, "Tier-up budgets
+	// at start-up").
+	l.paths, l.cols, l.items = make([]span, 0, l.npaths), make([]colSpan, 0, l.ncols), make([]span, l.nitems)
 	l.list(t, 0, nil)
 	text := string(l.text)
 	// The paths and every collection's items are cut out of one slice.
-	n := len(l.paths)
-	for _, c := range l.cols {
-		n += len(c.items)
-	}
-	all := make([]string, 0, n)
+	all := make([]string, 0, len(l.paths)+len(l.items))
 	for _, p := range l.paths {
 		all = append(all, text[p.from:p.to])
 	}
 	r := wire.Reads{Paths: all[:len(l.paths):len(l.paths)], Collections: make([]wire.ReadsCollection, len(l.cols))}
 	for i, c := range l.cols {
 		var items []string
-		if len(c.items) > 0 {
+		if c.n > 0 {
 			from := len(all)
-			for _, it := range c.items {
+			for _, it := range l.items[c.first : c.first+c.n] {
 				all = append(all, text[it.from:it.to])
 			}
 			items = all[from:len(all):len(all)]
@@ -223,33 +222,55 @@ func (t *Tree) Reads() wire.Reads {
 // span is a text in lister.text.
 type span struct{ from, to int }
 
-// colSpan is a collection: its pointer and its items' relative pointers.
+// colSpan is a collection: its pointer, and its items' relative pointers,
+// which are lister.items[first:first+n].
 type colSpan struct {
-	from  span
-	items []span
+	from     span
+	first, n int
 }
 
 // lister gathers a tree's reads as spans of one text.
 type lister struct {
-	prefix        []byte // the pointer of the node being listed
-	text          []byte // every listed pointer, one after the other
-	paths         []span
-	cols          []colSpan
-	npaths, ncols int
+	prefix                []byte // the pointer of the node being listed
+	text                  []byte // every listed pointer, one after the other
+	paths                 []span
+	cols                  []colSpan
+	items                 []span // the collections' items, each's in a run of its own
+	used                  int    // items handed out to collections
+	npaths, ncols, nitems int
 }
 
-// count counts the paths and collections under t.
-func (l *lister) count(t *Tree) {
+// count counts the paths, collections and items under t; in says whether
+// t is within a collection's items.
+func (l *lister) count(t *Tree, in bool) {
 	if t.all {
-		l.npaths++
+		if in {
+			l.nitems++
+		} else {
+			l.npaths++
+		}
 		return
 	}
 	if t.each != nil {
 		l.ncols++
+		l.count(t.each, true)
 	}
 	for i := range t.kids {
-		l.count(&t.kids[i].tree)
+		l.count(&t.kids[i].tree, in)
 	}
+}
+
+// own counts the items of a collection whose item tree is t: its reads,
+// less those of collections within it, which have items of their own.
+func own(t *Tree) int {
+	if t.all {
+		return 1
+	}
+	n := 0
+	for i := range t.kids {
+		n += own(&t.kids[i].tree)
+	}
+	return n
 }
 
 // keep adds prefix[from:] to the text.
@@ -261,27 +282,29 @@ func (l *lister) keep(from int) span {
 }
 
 // list lists the reads under t, the node at prefix, as pointers from
-// prefix[from:]: into items when it is not nil (a collection's items),
-// into the paths otherwise.
-func (l *lister) list(t *Tree, from int, items *[]span) {
+// prefix[from:]: as the items of col when it is not nil, as paths
+// otherwise.
+func (l *lister) list(t *Tree, from int, col *colSpan) {
 	if t.all {
-		if s := l.keep(from); items != nil {
-			*items = append(*items, s)
+		if s := l.keep(from); col != nil {
+			l.items[col.first+col.n] = s
+			col.n++
 		} else {
 			l.paths = append(l.paths, s)
 		}
 		return
 	}
 	if t.each != nil {
-		c := colSpan{from: l.keep(from)}
-		l.list(t.each, len(l.prefix), &c.items)
+		c := colSpan{from: l.keep(from), first: l.used}
+		l.used += own(t.each)
+		l.list(t.each, len(l.prefix), &c)
 		l.cols = append(l.cols, c)
 	}
 	n := len(l.prefix)
 	for i := range t.kids {
 		k := &t.kids[i]
 		l.prefix = jsonval.AppendToken(append(l.prefix[:n], '/'), k.key)
-		l.list(&k.tree, from, items)
+		l.list(&k.tree, from, col)
 	}
 	l.prefix = l.prefix[:n]
 }

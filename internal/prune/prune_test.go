@@ -213,3 +213,23 @@ func mustPointer(t *testing.T, s string) jsonval.Pointer {
 	}
 	return p
 }
+
+// Reads lists the paths, then each collection with its items, in key
+// order, every list cut out of the same text.
+func TestReadsListing(t *testing.T) {
+	var tr prune.Tree
+	for _, p := range []string{"/z", "/a/b", "/a/c"} {
+		tr.AddAll(mustPointer(t, p))
+	}
+	tr.AddEach(mustPointer(t, "/orders"), []jsonval.Pointer{{"total"}, {"id"}, {"ship", "city"}})
+	tr.AddEach(mustPointer(t, "/lines"), []jsonval.Pointer{{"sku"}})
+	tr.AddEach(mustPointer(t, "/groups"), []jsonval.Pointer{{"name"}, {"zeta"}})
+	got, _ := json.Marshal(tr.Reads())
+	want := `{"paths":["/a/b","/a/c","/z"],"collections":[` +
+		`{"from":"/groups","items":["/name","/zeta"]},` +
+		`{"from":"/lines","items":["/sku"]},` +
+		`{"from":"/orders","items":["/id","/ship/city","/total"]}]}`
+	if string(got) != want {
+		t.Fatalf("reads\n got %s\nwant %s", got, want)
+	}
+}

@@ -86,3 +86,20 @@ func TestAliasesCannotBeReversed(t *testing.T) {
 		}
 	}
 }
+
+// A zero Session draws its key from the randomness UseRandom gives it, as
+// the module's session (a value in its data) does; without it, a load
+// needs a key.
+func TestUseRandom(t *testing.T) {
+	load := []byte(`{"op":"load","manifest":` + aliasManifest + `}`)
+	var bare session.Session
+	if out := bare.Call(load); !strings.HasPrefix(string(out), `{"error"`) {
+		t.Fatalf("a keyless load without randomness answered %s", out)
+	}
+	var s session.Session
+	drawn := 0
+	s.UseRandom(func(b []byte) error { drawn += len(b); _, err := rand.Read(b); return err })
+	if out := s.Call(load); strings.HasPrefix(string(out), `{"error"`) || drawn == 0 {
+		t.Fatalf("a keyless load with randomness: %s (%d bytes drawn)", out, drawn)
+	}
+}

@@ -62,6 +62,13 @@ func New() *Session { return &Session{} }
 // which keeps crypto/rand and what it pulls in out of the module.
 func NewWithRandom(random func([]byte) error) *Session { return &Session{random: random} }
 
+// UseRandom makes an empty Session (a zero value or one from New) draw its
+// session key from random when a load brings none, as one from
+// NewWithRandom does. It is for a session that is not allocated on its
+// own, such as the module's, which lives in the module's data. Call it
+// before the first Call.
+func (s *Session) UseRandom(random func([]byte) error) { s.random = random }
+
 // Call runs one request and returns its JSON response. It never panics: an
 // internal fault is reported as an error response and changes nothing.
 func (s *Session) Call(req []byte) (out []byte) {
