@@ -23,8 +23,8 @@ func (p *Plan) buildReads() {
 			// not pointers.
 			// On the stack when it fits (a load allocates as little as it
 			// can: BENCHMARKS.md, "Tier-up budgets at start-up").
-			var room [8]string
-			ptr := append(room[:0], p.Page.Params...)
+			var ptrRoom [8]string
+			ptr := append(ptrRoom[:0], p.Page.Params...)
 			for _, a := range p.Page.Allow {
 				t.AddAll(append(ptr, a))
 			}

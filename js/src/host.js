@@ -20,6 +20,12 @@ import { besideScript } from "./location.js";
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
+/**
+ * BREATHE_ABOVE is the request length (UTF-16 code units) above which the
+ * worker host ends the task between serialising a request and encoding it.
+ */
+const BREATHE_ABOVE = 1 << 20;
+
 /** @typedef {import('./rooms.js').ModuleHost} ModuleHost */
 
 /**
@@ -267,6 +273,9 @@ export class WorkerHost {
 
   /** @param {string} text */
   async call(text) {
+    // A large request was serialised in this task: encode it in the next,
+    // so that neither holds the page much past a long task's 50 ms.
+    if (text.length > BREATHE_ABOVE) await this.breathe();
     const bytes = encoder.encode(text);
     const out = await this.send({ t: "call", request: bytes.buffer }, [bytes.buffer]);
     return decoder.decode(out);

@@ -11,6 +11,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { createPinhole, internals } from "../src/index.js";
+import { WorkerHost } from "../src/host.js";
 import { WASM, MANIFEST, KEY, ordersState, plainStore, setStatus, settle } from "./helpers.js";
 
 const WORKER_SRC = new URL("../src/worker.js", import.meta.url).href;
@@ -338,4 +339,37 @@ test("dispose terminates the worker; a call in flight answers not_loaded", async
   assert.equal(d.error.code, "not_loaded");
   assert.equal(w.terminated, true);
   assert.equal(p[internals].instance, null);
+});
+
+test("a large whole-slice sync ends the page's task twice: after reading the slice, and after serialising it", async () => {
+  const { p, store } = await bridge("worker");
+  const base = ordersState();
+  // Orders enough for a request of several MiB once the slice is cut to
+  // what the manifest declares.
+  const items = Array.from({ length: 12000 }, (_, i) => {
+    const o = base.orders.items[i % base.orders.items.length];
+    return { ...o, id: `${o.id}-${i}`, number: `SO-${100000 + i}` };
+  });
+  const events = /** @type {string[]} */ ([]);
+  const breathe = WorkerHost.prototype.breathe;
+  const encode = TextEncoder.prototype.encode;
+  WorkerHost.prototype.breathe = function () {
+    events.push("breathe");
+    return breathe.call(this);
+  };
+  TextEncoder.prototype.encode = function (/** @type {string} */ text) {
+    if (text.length > 1 << 20) events.push(`encode ${text.startsWith('{"op":"observe","state":')}`);
+    return encode.call(this, text);
+  };
+  try {
+    store.setState((/** @type {any} */ s) => ({ ...s, orders: { ...s.orders, items, total: items.length } }));
+    await p.flush();
+  } finally {
+    WorkerHost.prototype.breathe = breathe;
+    TextEncoder.prototype.encode = encode;
+  }
+  assert.deepEqual(events, ["breathe", "breathe", "encode true"]);
+  const d = /** @type {any} */ (await p.describe({ record: [items.at(-1).number] }));
+  assert.equal(d.context.records[0].id, items.at(-1).number, "the module holds the large slice");
+  p.dispose();
 });

@@ -92,7 +92,7 @@ recompiles one with TurboFan. pinhole.wasm then starts in
 ${x["pinhole-liftoff"].total.median} ms against the empty reactor's ${x["empty-liftoff"].total.median} ms: ${x.liftoffRatio.toFixed(2)}×, against ${x.ratio.toFixed(2)}× with
 the recompiles. A page cannot set the flag; the difference says how much
 of the gap is V8's background recompiles (the TurboFan functions listed
-below) sharing the CPU with the start.
+above) sharing the CPU with the start.
 `;
   }
   const c = r.compiled;
@@ -110,10 +110,13 @@ Go compiles a function to WebAssembly as one loop around a jump table: a
 jump between its blocks is a branch back to the top of that loop. Liftoff
 charges every such branch to the function's tier-up budget by the length of
 compiled code it jumps back over, so a large Go function uses its budget
-up after a few hundred branches, however few calls it serves. That is why
-the Go runtime's allocator (\`mallocgc\`, \`growslice\`, \`(*mcentral).cacheSpan\`,
-\`(*mheap).allocSpan\`) is recompiled during pinhole.wasm's start: the load's
-hundred or so allocations are enough.
+up after a few hundred branches, however few calls it serves. The Go
+runtime's allocator is where a start meets this: V8 spends tens of
+thousands of a function's budget on each call of
+\`mallocgcSmallScanNoHeader\`, \`(*mcentral).cacheSpan\` or
+\`(*mheap).allocSpan\`, so a few dozen allocations, or a few dozen size
+classes used for the first time, recompile them (BENCHMARKS.md, "Twelve
+pointerful allocations at the load").
 ` : "";
   const n = r.instructions;
   const M = (/** @type {number} */ x) => (x / 1e6).toFixed(1);
