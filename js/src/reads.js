@@ -175,6 +175,29 @@ export class Pruner {
   constructor(tree, warn) {
     this.tree = tree;
     this.warn = warn;
+    /**
+     * The reference tokens of the place being read: at depth d the path is
+     * at[0..d). Written at each level, never popped, so that a path string
+     * is built only for a warning (a cold sync reads every declared key of
+     * every record).
+     * @type {(string | number)[]}
+     */
+    this.at = [];
+  }
+
+  /**
+   * path is the JSON Pointer of the place at depth d.
+   * @param {number} d
+   */
+  path(d) {
+    let p = "";
+    for (let i = 0; i < d; i++) p += "/" + escapeToken(this.at[i]);
+    return p;
+  }
+
+  /** @param {string} rule @param {number} d */
+  warnAt(rule, d) {
+    this.warn(rule, this.path(d));
   }
 
   /**
@@ -189,37 +212,38 @@ export class Pruner {
    */
   slice(state, prevRaw, prevOut, trustRefs) {
     this.trust = trustRefs;
-    const out = this.prune(this.tree, state, prevRaw, prevOut, "");
+    const out = this.prune(this.tree, state, prevRaw, prevOut, 0);
     return out === undefined || out === null || typeof out !== "object" || Array.isArray(out) ? {} : out;
   }
 
   /**
    * read returns obj[key] for a declared key, or undefined when the key is
-   * not there or its getter throws (warned).
-   * @param {any} obj @param {string} key @param {string} path
+   * not there or its getter throws (warned; d is the key's depth).
+   * @param {any} obj @param {string} key @param {number} d
    */
-  read(obj, key, path) {
+  read(obj, key, d) {
     try {
       if (Object.hasOwn(obj, key) || (key in obj && !(key in objectProto))) return obj[key];
       return undefined;
     } catch {
-      this.warn("getter_threw", path);
+      this.warnAt("getter_threw", d);
       return undefined;
     }
   }
 
   /**
-   * @param {ReadNode} n @param {any} v @param {any} pv @param {any} po @param {string} path
+   * @param {ReadNode} n @param {any} v @param {any} pv @param {any} po
+   * @param {number} d the depth of v's place (see at)
    * @returns {any} the pruned value, undefined for absent
    */
-  prune(n, v, pv, po, path) {
+  prune(n, v, pv, po, d) {
     if (this.trust && pv !== NONE && v === pv) return po;
     if (n.all) {
       try {
-        return this.value(v, path, 0, []);
+        return this.value(v, d, 0, null);
       } catch (err) {
         if (!(err instanceof BoundaryError)) throw err;
-        this.warn(err.rule, path);
+        this.warn(err.rule, err.path);
         return cut(err.rule);
       }
     }
@@ -230,38 +254,39 @@ export class Pruner {
       try {
         arr = Array.isArray(v);
       } catch {
-        this.warn("unreadable", path);
+        this.warnAt("unreadable", d);
         return undefined;
       }
       if (!arr) return {};
     }
     if (v === null || typeof v !== "object") return undefined;
     try {
-      return this.pruneObject(n, v, pv, po, path);
+      return this.pruneObject(n, v, pv, po, d);
     } catch (err) {
       if (err instanceof BoundaryError) throw err;
-      this.warn("unreadable", path);
+      this.warnAt("unreadable", d);
       return undefined;
     }
   }
 
   /**
-   * @param {ReadNode} n @param {any} v @param {any} pv @param {any} po @param {string} path
+   * @param {ReadNode} n @param {any} v @param {any} pv @param {any} po @param {number} d
    * @returns {any}
    */
-  pruneObject(n, v, pv, po, path) {
+  pruneObject(n, v, pv, po, d) {
     let isArr;
     try {
       isArr = Array.isArray(v);
     } catch {
-      this.warn("unreadable", path);
+      this.warnAt("unreadable", d);
       return undefined;
     }
+    const at = this.at;
     const pArr = pv !== NONE && Array.isArray(pv) && Array.isArray(po);
     if (isArr) {
       const len = v.length;
       if (len > MAX_ARRAY_LENGTH) {
-        this.warn("size", path);
+        this.warnAt("size", d);
         return cut("size");
       }
       if (n.each) {
@@ -274,8 +299,9 @@ export class Pruner {
             out[i] = po[i];
             continue;
           }
+          at[d] = i;
           const r = this.prune(n.each, item, pArr && i < pv.length ? pv[i] : NONE,
-            pArr && i < po.length ? po[i] : undefined, path + "/" + i);
+            pArr && i < po.length ? po[i] : undefined, d + 1);
           out[i] = r === undefined ? null : r;
         }
         return out;
@@ -287,9 +313,9 @@ export class Pruner {
         const c = n.children.get(String(i));
         let r;
         if (c) {
-          const ip = path + "/" + i;
-          r = this.prune(c, this.read(v, String(i), ip), pArr && i < pv.length ? pv[i] : NONE,
-            pArr && i < po.length ? po[i] : undefined, ip);
+          at[d] = i;
+          r = this.prune(c, this.read(v, String(i), d + 1), pArr && i < pv.length ? pv[i] : NONE,
+            pArr && i < po.length ? po[i] : undefined, d + 1);
         }
         if (r === undefined) r = null;
         else any = true;
@@ -297,16 +323,19 @@ export class Pruner {
       }
       return any ? out : undefined;
     }
-    if (!n.children || v instanceof Map || v instanceof Set) return undefined;
+    const children = n.children;
+    if (!children || v instanceof Map || v instanceof Set) return undefined;
     const pObj = pv !== NONE && pv !== null && typeof pv === "object" && po !== null && typeof po === "object";
     /** @type {Record<string, any> | undefined} */
     let out;
-    // Keys in the store's own order, as the module keeps them.
-    for (const key of this.keysInOrder(v, n.children)) {
-      const kp = path + "/" + escapeToken(key);
-      const c = /** @type {ReadNode} */ (n.children.get(key));
-      const r = this.prune(c, this.read(v, key, kp), pObj ? this.peek(pv, key) : NONE,
-        pObj && Object.hasOwn(po, key) ? po[key] : undefined, kp);
+    // Keys in the store's own order, as the module keeps them; undeclared
+    // ones are skipped.
+    for (const key of this.keysInOrder(v, children)) {
+      const c = children.get(key);
+      if (c === undefined) continue;
+      at[d] = key;
+      const r = this.prune(c, this.read(v, key, d + 1), pObj ? this.peek(pv, key) : NONE,
+        pObj && Object.hasOwn(po, key) ? po[key] : undefined, d + 1);
       if (r !== undefined) put((out ??= {}), key, r);
     }
     return out;
@@ -326,7 +355,9 @@ export class Pruner {
 
   /**
    * keysInOrder lists the declared keys present in obj, in obj's key order
-   * for plain objects (declared order otherwise).
+   * for plain objects (declared order otherwise). For a plain object not
+   * much wider than the declared keys it returns all of obj's own keys,
+   * undeclared ones included: no list is made per record.
    * @param {any} obj @param {Map<string, ReadNode>} children
    * @returns {string[]}
    */
@@ -338,7 +369,7 @@ export class Pruner {
     } catch {
       return [...children.keys()];
     }
-    if (keys.length <= children.size * 4) return keys.filter((k) => children.has(k));
+    if (keys.length <= children.size * 4) return keys; // the caller skips the undeclared ones
     // A wide object: order the few declared keys by their position.
     const present = [...children.keys()].filter((k) => Object.hasOwn(obj, k));
     if (present.length < 2) return present;
@@ -348,28 +379,30 @@ export class Pruner {
 
   /**
    * value converts a whole declared value to JSON by the boundary rules.
-   * Returns undefined for a value that is absent. path is the declared path
-   * of the whole value: warnings about its parts name it, not their keys.
-   * @param {any} v @param {string} path @param {number} depth @param {any[]} stack
+   * Returns undefined for a value that is absent. pd is the depth of the
+   * declared value's place: warnings about its parts name that place, not
+   * their keys. stack holds the objects being converted (null at the top:
+   * it is made for the first object, not for every plain value).
+   * @param {any} v @param {number} pd @param {number} depth @param {any[] | null} stack
    * @returns {any}
    */
-  value(v, path, depth, stack) {
-    if (v === null || typeof v !== "object") return this.convert(v, path, depth, stack);
+  value(v, pd, depth, stack) {
+    if (v === null || typeof v !== "object") return this.convert(v, pd, depth, stack);
     try {
-      return this.convert(v, path, depth, stack);
+      return this.convert(v, pd, depth, stack);
     } catch (err) {
       if (err instanceof BoundaryError) throw err;
       // A hostile object (a Proxy whose traps throw): left out.
-      this.warn("unreadable", path);
+      this.warnAt("unreadable", pd);
       return undefined;
     }
   }
 
   /**
-   * @param {any} v @param {string} path @param {number} depth @param {any[]} stack
+   * @param {any} v @param {number} pd @param {number} depth @param {any[] | null} stack
    * @returns {any}
    */
-  convert(v, path, depth, stack) {
+  convert(v, pd, depth, stack) {
     switch (typeof v) {
       case "string":
       case "boolean":
@@ -382,47 +415,48 @@ export class Pruner {
         return undefined;
       case "function":
       case "symbol":
-        this.warn("not_serialisable", path);
+        this.warnAt("not_serialisable", pd);
         return undefined;
     }
     if (v === null) return null;
     if (v instanceof Date) {
       const t = v.getTime();
       if (Number.isNaN(t)) {
-        this.warn("invalid_date", path);
+        this.warnAt("invalid_date", pd);
         return undefined;
       }
       return v.toISOString();
     }
-    if (depth >= MAX_DEPTH) throw new BoundaryError("depth", path);
-    if (stack.includes(v)) throw new BoundaryError("cycle", path);
+    if (depth >= MAX_DEPTH) throw new BoundaryError("depth", this.path(pd));
+    const st = stack ?? [];
+    if (st.includes(v)) throw new BoundaryError("cycle", this.path(pd));
     let isArr;
     try {
       isArr = Array.isArray(v);
     } catch {
-      this.warn("unreadable", path);
+      this.warnAt("unreadable", pd);
       return undefined;
     }
-    stack.push(v);
+    st.push(v);
     try {
       if (isArr) {
         const len = v.length;
-        if (len > MAX_ARRAY_LENGTH) throw new BoundaryError("size", path);
+        if (len > MAX_ARRAY_LENGTH) throw new BoundaryError("size", this.path(pd));
         const out = new Array(len);
         for (let i = 0; i < len; i++) {
           let item;
           try {
             item = v[i];
           } catch {
-            this.warn("getter_threw", path);
+            this.warnAt("getter_threw", pd);
           }
-          const r = this.value(item, path, depth + 1, stack);
+          const r = this.value(item, pd, depth + 1, st);
           out[i] = r === undefined ? null : r;
         }
         return out;
       }
       if (!isPlain(v)) {
-        this.warn(v instanceof Map || v instanceof Set ? "map_or_set" : "class_instance", path);
+        this.warnAt(v instanceof Map || v instanceof Set ? "map_or_set" : "class_instance", pd);
         return undefined;
       }
       /** @type {Record<string, any>} */
@@ -432,15 +466,15 @@ export class Pruner {
         try {
           item = v[key];
         } catch {
-          this.warn("getter_threw", path);
+          this.warnAt("getter_threw", pd);
           continue;
         }
-        const r = this.value(item, path, depth + 1, stack);
+        const r = this.value(item, pd, depth + 1, st);
         if (r !== undefined) put(out, key, r);
       }
       return out;
     } finally {
-      stack.pop();
+      st.pop();
     }
   }
 }

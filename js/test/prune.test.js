@@ -192,6 +192,18 @@ test("warnings about parts of a value name the value's declared path, not data k
   assert.ok(!/ghp_|sk_live/.test(warnings.join()));
 });
 
+test("warnings deep in collections name the item and the declared key, escaped; the places read before them do not leak into later paths", () => {
+  const throwing = { get "a/b"() { throw new Error("no"); }, n: 1 };
+  const reads = { paths: ["/x~y/z"], collections: [{ from: "/list", items: ["/a~1b", "/n", "/when"] }] };
+  const state = {
+    list: [{ "a/b": 1, n: 1, when: new Date(NaN) }, throwing, { "a/b": () => 0, n: 3 }],
+    "x~y": { z: new Map() },
+  };
+  const { out, warnings } = slice(reads, state);
+  assert.deepEqual(out, { list: [{ "a/b": 1, n: 1 }, { n: 1 }, { n: 3 }] });
+  assert.deepEqual(warnings, ["invalid_date /list/0/when", "getter_threw /list/1/a~1b", "not_serialisable /list/2/a~1b", "map_or_set /x~0y/z"]);
+});
+
 // A cut marker has one of the three reasons, as the module reads one
 // (prune.IsCut): any other "$cut" member is store data.
 test("isCut knows the three reasons only", () => {
