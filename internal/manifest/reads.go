@@ -24,7 +24,11 @@ func (p *Plan) buildReads() {
 			// On the stack when it fits (a load allocates as little as it
 			// can: BENCHMARKS.md, "Tier-up budgets at start-up").
 			var ptrRoom [8]string
-			ptr := append(ptrRoom[:0], p.Page.Params...)
+			ptr := ptrRoom[:0]
+			if len(p.Page.Params) >= len(ptrRoom) {
+				ptr = make(jsonval.Pointer, 0, len(p.Page.Params)+1)
+			}
+			ptr = append(ptr, p.Page.Params...)
 			for _, a := range p.Page.Allow {
 				t.AddAll(append(ptr, a))
 			}

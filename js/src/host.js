@@ -271,11 +271,19 @@ export class WorkerHost {
     });
   }
 
-  /** @param {string} text */
+  /**
+   * call sends one request. The caller holds the module's lane (Link's
+   * exclusive), so requests reach the worker in the order they were made
+   * even when a large one waits a task before it is encoded.
+   * @param {string} text
+   */
   async call(text) {
-    // A large request was serialised in this task: encode it in the next,
-    // so that neither holds the page much past a long task's 50 ms.
-    if (text.length > BREATHE_ABOVE) await this.breathe();
+    if (text.length > BREATHE_ABOVE) {
+      // A large request was serialised in this task: encode it in the next,
+      // so that neither holds the page much past a long task's 50 ms.
+      await this.breathe();
+      if (this.closed) throw new Error("the module link is closed");
+    }
     const bytes = encoder.encode(text);
     const out = await this.send({ t: "call", request: bytes.buffer }, [bytes.buffer]);
     return decoder.decode(out);

@@ -77,7 +77,7 @@ export function parsePointer(p) {
  */
 export function escapeToken(t) {
   const s = String(t);
-  // Most keys need no escape: skip the two replacements (a cold sync builds a path per declared key).
+  // Most keys need no escape: skip the two replacements.
   if (s.indexOf("~") < 0 && s.indexOf("/") < 0) return s;
   return s.replace(/~/g, "~0").replace(/\//g, "~1");
 }
@@ -212,8 +212,17 @@ export class Pruner {
    */
   slice(state, prevRaw, prevOut, trustRefs) {
     this.trust = trustRefs;
-    const out = this.prune(this.tree, state, prevRaw, prevOut, 0);
-    return out === undefined || out === null || typeof out !== "object" || Array.isArray(out) ? {} : out;
+    // A slice can start inside another: a warning reaches the app's onAudit
+    // at once, and a handler that writes to a reactive store can have the
+    // bridge read it again. Each slice has its own tokens.
+    const outer = this.at;
+    this.at = [];
+    try {
+      const out = this.prune(this.tree, state, prevRaw, prevOut, 0);
+      return out === undefined || out === null || typeof out !== "object" || Array.isArray(out) ? {} : out;
+    } finally {
+      this.at = outer;
+    }
   }
 
   /**

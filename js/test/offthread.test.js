@@ -373,3 +373,35 @@ test("a large whole-slice sync ends the page's task twice: after reading the sli
   assert.equal(d.context.records[0].id, items.at(-1).number, "the module holds the large slice");
   p.dispose();
 });
+
+test("a bridge disposed while a large request waits its task neither encodes nor sends it", async () => {
+  const base = ordersState();
+  const items = Array.from({ length: 12000 }, (_, i) => {
+    const o = base.orders.items[i % base.orders.items.length];
+    return { ...o, id: `${o.id}-${i}`, number: `SO-${100000 + i}` };
+  });
+  /** @type {any} */
+  let p;
+  const store = plainStore(ordersState());
+  p = await createPinhole({
+    wasm: pathToFileURL(WASM), manifest: MANIFEST, store, key: KEY, host: "worker",
+    trace: (dir, text) => {
+      if (dir === "in" && text.length > 1 << 20) p.dispose(); // the request now waits a task in WorkerHost.call
+    },
+  });
+  let encoded = 0;
+  const encode = TextEncoder.prototype.encode;
+  TextEncoder.prototype.encode = function (/** @type {string} */ text) {
+    if (text.length > 1 << 20) encoded++;
+    return encode.call(this, text);
+  };
+  try {
+    store.setState((/** @type {any} */ s) => ({ ...s, orders: { ...s.orders, items, total: items.length } }));
+    await p.flush();
+  } finally {
+    TextEncoder.prototype.encode = encode;
+  }
+  assert.equal(encoded, 0);
+  const d = /** @type {any} */ (await p.describe());
+  assert.equal(d.error.code, "not_loaded");
+});

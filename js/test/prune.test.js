@@ -204,6 +204,22 @@ test("warnings deep in collections name the item and the declared key, escaped; 
   assert.deepEqual(warnings, ["invalid_date /list/0/when", "getter_threw /list/1/a~1b", "not_serialisable /list/2/a~1b", "map_or_set /x~0y/z"]);
 });
 
+test("a slice started from a warning (an onAudit handler writing to a reactive store) leaves the outer slice's paths whole", () => {
+  const reads = { paths: [], collections: [{ from: "/list", items: ["/a", "/b/c"] }] };
+  /** @type {string[]} */
+  const warnings = [];
+  let nested = false;
+  const pruner = new Pruner(buildReadTree(reads), (rule, path) => {
+    warnings.push(`${rule} ${path}`);
+    if (!nested) {
+      nested = true;
+      pruner.slice({ list: [{ a: 1 }, { a: 2 }, { a: 3 }, { a: 4 }, { b: { c: () => 0 } }] }, NONE, undefined, false);
+    }
+  });
+  pruner.slice({ list: [{ a: () => 0, b: { c: new Map() } }] }, NONE, undefined, false);
+  assert.deepEqual(warnings, ["not_serialisable /list/0/a", "not_serialisable /list/4/b/c", "map_or_set /list/0/b/c"]);
+});
+
 // A cut marker has one of the three reasons, as the module reads one
 // (prune.IsCut): any other "$cut" member is store data.
 test("isCut knows the three reasons only", () => {
