@@ -341,32 +341,52 @@ test("dispose terminates the worker; a call in flight answers not_loaded", async
   assert.equal(p[internals].instance, null);
 });
 
-test("a large whole-slice sync ends the page's task twice: after reading the slice, and after serialising it", async () => {
-  const { p, store } = await bridge("worker");
+/** Orders enough for a request of several MiB once the slice is cut to what the manifest declares. */
+function manyOrders() {
   const base = ordersState();
-  // Orders enough for a request of several MiB once the slice is cut to
-  // what the manifest declares.
-  const items = Array.from({ length: 12000 }, (_, i) => {
+  return Array.from({ length: 12000 }, (_, i) => {
     const o = base.orders.items[i % base.orders.items.length];
     return { ...o, id: `${o.id}-${i}`, number: `SO-${100000 + i}` };
   });
+}
+
+/**
+ * encodingLarge runs fn with every text over a MiB that a TextEncoder
+ * encodes handed to seen first.
+ * @param {(text: string) => void} seen @param {() => Promise<void>} fn
+ */
+async function encodingLarge(seen, fn) {
+  const encode = TextEncoder.prototype.encode;
+  TextEncoder.prototype.encode = function (/** @type {string} */ text) {
+    if (text.length > 1 << 20) seen(text);
+    return encode.call(this, text);
+  };
+  try {
+    await fn();
+  } finally {
+    TextEncoder.prototype.encode = encode;
+  }
+}
+
+/** setOrders replaces the store's orders and waits for the bridge's sync. @param {any} p @param {any} store @param {any[]} items */
+async function setOrders(p, store, items) {
+  store.setState((/** @type {any} */ s) => ({ ...s, orders: { ...s.orders, items, total: items.length } }));
+  await p.flush();
+}
+
+test("a large whole-slice sync ends the page's task twice: after reading the slice, and after serialising it", async () => {
+  const { p, store } = await bridge("worker");
+  const items = manyOrders();
   const events = /** @type {string[]} */ ([]);
   const breathe = WorkerHost.prototype.breathe;
-  const encode = TextEncoder.prototype.encode;
   WorkerHost.prototype.breathe = function () {
     events.push("breathe");
     return breathe.call(this);
   };
-  TextEncoder.prototype.encode = function (/** @type {string} */ text) {
-    if (text.length > 1 << 20) events.push(`encode ${text.startsWith('{"op":"observe","state":')}`);
-    return encode.call(this, text);
-  };
   try {
-    store.setState((/** @type {any} */ s) => ({ ...s, orders: { ...s.orders, items, total: items.length } }));
-    await p.flush();
+    await encodingLarge((text) => events.push(`encode ${text.startsWith('{"op":"observe","state":')}`), () => setOrders(p, store, items));
   } finally {
     WorkerHost.prototype.breathe = breathe;
-    TextEncoder.prototype.encode = encode;
   }
   assert.deepEqual(events, ["breathe", "breathe", "encode true"]);
   const d = /** @type {any} */ (await p.describe({ record: [items.at(-1).number] }));
@@ -375,11 +395,7 @@ test("a large whole-slice sync ends the page's task twice: after reading the sli
 });
 
 test("a bridge disposed while a large request waits its task neither encodes nor sends it", async () => {
-  const base = ordersState();
-  const items = Array.from({ length: 12000 }, (_, i) => {
-    const o = base.orders.items[i % base.orders.items.length];
-    return { ...o, id: `${o.id}-${i}`, number: `SO-${100000 + i}` };
-  });
+  const items = manyOrders();
   /** @type {any} */
   let p;
   const store = plainStore(ordersState());
@@ -390,17 +406,7 @@ test("a bridge disposed while a large request waits its task neither encodes nor
     },
   });
   let encoded = 0;
-  const encode = TextEncoder.prototype.encode;
-  TextEncoder.prototype.encode = function (/** @type {string} */ text) {
-    if (text.length > 1 << 20) encoded++;
-    return encode.call(this, text);
-  };
-  try {
-    store.setState((/** @type {any} */ s) => ({ ...s, orders: { ...s.orders, items, total: items.length } }));
-    await p.flush();
-  } finally {
-    TextEncoder.prototype.encode = encode;
-  }
+  await encodingLarge(() => encoded++, () => setOrders(p, store, items));
   assert.equal(encoded, 0);
   const d = /** @type {any} */ (await p.describe());
   assert.equal(d.error.code, "not_loaded");
