@@ -1,6 +1,7 @@
 package expose
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -1119,7 +1120,7 @@ var (
 	secretWords   = []string{"secret", "token", "apikey", "accesskey", "privatekey", "accountkey",
 		"credential", "signature", "auth", "session", "cookie", "jwt", "bearer", "clientkey",
 		"signingkey", "masterkey", "encryptionkey", "licensekey", "sharedkey", "webhookkey"}
-	nameEnds = []string{"key", "sig", "sid", "pat"}
+	nameEnds = []string{"key", "sig", "sid", "pat", "creds"}
 	// Names that say secret but hold business values, wherever they appear
 	// in the name.
 	businessNames = []string{"pagetoken", "nexttoken", "continuationtoken", "paginationtoken", "synctoken",
@@ -1200,17 +1201,37 @@ func quoteByte(c byte) bool { return c == '"' || c == '\'' || c == '\\' || c == 
 // assignmentAt reads the name before the "=" or ":" at i and the value
 // after it.
 func assignmentAt(s string, i int) bool {
-	// The name: back over blanks and quotes, then name characters.
+	// The name: back over an assignment operator's first bytes (Make's
+	// "?=", PHP's ".=", "+=", "||=", "??="), blanks and quotes, then name
+	// characters.
 	j := i
+	for j > 0 && i-j < 2 && s[i] == '=' && strings.IndexByte("?.+|", s[j-1]) >= 0 {
+		j--
+	}
 	for k := 0; k < 4 && j > 0 && (quoteByte(s[j-1]) || s[j-1] == ' ' || (s[j-1] == ':' || s[j-1] == ']') && s[i] == '='); k++ {
 		j--
 	}
-	end := j
-	for j > 0 && end-j < 64 && nameByte(s[j-1]) {
-		j--
-	}
-	if end-j < 2 || end-j >= 64 && j > 0 && nameByte(s[j-1]) {
+	j, end, ok := nameBefore(s, j)
+	if !ok {
 		return false
+	}
+	if s[i] == '=' && slices.Contains(typeWords, s[j:end]) {
+		// A declaration's type between the name and "=": Go's "var
+		// apiToken string = …", TypeScript's and Python's "apiToken:
+		// string = …".
+		k := j
+		for k > 0 && j-k < 4 && s[k-1] == ' ' {
+			k--
+		}
+		if k > 0 && s[k-1] == ':' {
+			k--
+		}
+		if k == j {
+			return false // "xstring=": a name, not a type
+		}
+		if j, end, ok = nameBefore(s, k); !ok {
+			return false
+		}
 	}
 	kind := classifyName(s[j:end])
 	if kind == nameNone || kind == namePassword && ticketPass(s, j, end) {
@@ -1271,6 +1292,23 @@ func assignmentAt(s string, i int) bool {
 	// A value in a path ends at the next "/".
 	slash := strings.IndexByte(val, '/')
 	return slash > 0 && looksRandom(unescapeURL(val[:slash]))
+}
+
+// typeWords are the types written between a declared name and its "="
+// (assignmentAt).
+var typeWords = []string{"string", "String", "str", "text", "bytes"}
+
+// nameBefore returns the name that ends at end in s, as s[j:end], and
+// whether there is one: 2 to 63 name characters.
+func nameBefore(s string, end int) (j, e int, ok bool) {
+	j = end
+	for j > 0 && end-j < 64 && nameByte(s[j-1]) {
+		j--
+	}
+	if end-j < 2 || end-j >= 64 && j > 0 && nameByte(s[j-1]) {
+		return 0, 0, false
+	}
+	return j, end, true
 }
 
 // ticketPass reports whether the name s[j:end] is "pass" after a word that
@@ -1728,12 +1766,6 @@ var spacedQualifiers = []string{"api ", "access ", "secret ", "private ", "auth 
 	"master ", "signing ", "encryption ", "bearer ", "refresh ", "session ", "service ", "account ",
 	"deploy ", "personal ", "oauth ", "consumer ", "webhook ", "storage ", "admin "}
 
-// callNames are the calls whose first two arguments are a name and its
-// value (callArgs): PHP's define('DB_PASSWORD', '…') (wp-config.php), a
-// default given to an environment variable (os.getenv("API_TOKEN", "…"),
-// os.environ.get(…), Ruby's ENV.fetch(…)).
-var callNames = []string{"define", "getenv", "environ.get", "env.fetch"}
-
 // spacedAt: at the blank at i, one of spacedNames ends before it.
 func spacedAt(s string, i int) bool {
 	for _, w := range spacedNames {
@@ -1744,14 +1776,14 @@ func spacedAt(s string, i int) bool {
 	return false
 }
 
-// callAt: at the "(" at i, one of callNames ends before it.
+// callAt: at the "(" at i, a call whose first two arguments are a name and
+// its value (callArgs), whatever the call: PHP's define('DB_PASSWORD', '…')
+// (wp-config.php), a default given to an environment variable
+// (os.getenv("API_TOKEN", "…"), os.environ.get(…), Ruby's ENV.fetch(…)),
+// a setting (Java's System.setProperty("API_TOKEN", "…"), os.Setenv(…),
+// config.set(…)).
 func callAt(s string, i int) bool {
-	for _, w := range callNames {
-		if i >= len(w) && equalFold(s[i-len(w):i], w) && (i == len(w) || !isAlnum(s[i-len(w)-1])) {
-			return callArgs(s[i+1:])
-		}
-	}
-	return false
+	return i > 0 && nameByte(s[i-1]) && callArgs(s[i+1:])
 }
 
 // pairAt: at the ":" at i, after "name" or "key" in quotes: a name and a
@@ -1872,18 +1904,27 @@ func xmlElementAt(s string, i int) bool {
 	if j == i || j == 0 || s[j-1] != '<' {
 		return false
 	}
-	end := i + 1
-	for end < len(s) && end-i <= maxBody && s[end] != '<' && !isSpace(s[end]) {
+	// The value, maybe on a line of its own between the tags.
+	v := i + 1
+	for v < len(s) && v-i <= 16 && isSpace(s[v]) {
+		v++
+	}
+	end := v
+	for end < len(s) && end-v <= maxBody && s[end] != '<' && !isSpace(s[end]) {
 		end++
 	}
-	if end+1 >= len(s) || s[end] != '<' || s[end+1] != '/' {
+	close := end
+	for close < len(s) && close-end <= 16 && isSpace(s[close]) {
+		close++
+	}
+	if close+1 >= len(s) || s[close] != '<' || s[close+1] != '/' {
 		return false
 	}
 	name := s[j:i]
 	if c := strings.LastIndexByte(name, ':'); c >= 0 {
 		name = name[c+1:] // a namespace prefix
 	}
-	return namedValue(name, s[i+1:end])
+	return namedValue(name, s[v:end])
 }
 
 // pairEntry: after "name" or "key", ":" and a quoted name, then ","
@@ -1913,7 +1954,7 @@ func pairEntry(rest string) bool {
 	return ok && namedValue(name, v)
 }
 
-// callArgs: after "define(" or "getenv(", a quoted name, "," and a
+// callArgs: after a call's "(", a quoted name, "," and a
 // quoted value, judged as after that name and "=".
 func callArgs(rest string) bool {
 	name, v, ok := quotedArgs(rest)

@@ -589,7 +589,8 @@ func TestIsCredentialLinear(t *testing.T) {
 		"eyJabcdefghijklmnopq ", "token:", "key=a", "a.\n", "pat.\n",
 		"$1$", ",$1$", "$2b$12$ab", "x_sha256$", "a$", "-password ", "machine ", "machine a.b login b password ", "password is '",
 		`key="pass" value="`, `NetworkCredential("a", "`, "key ", "secret  ", "<a>", "<password>x", `"name": "password", "value": "`,
-		`define("password", "`, "curl -u ", "curl ", "tlspassword "} {
+		`define("password", "`, "curl -u ", "curl ", "tlspassword ", `f("token", "`, "a(", "token string =", "token ?=",
+		"<token>\n ", "<token> a\n"} {
 		s := strings.Repeat(unit, (4<<20)/len(unit))
 		start := time.Now()
 		expose.IsCredential(s)
@@ -807,6 +808,37 @@ func TestRandomKeys(t *testing.T) {
 			if missed*50 > tries {
 				t.Errorf("random %d-character words of a %d-letter alphabet: %d of %d missed", n, len(alphabet), missed, tries)
 			}
+		}
+	}
+}
+
+// TestDeclarationForms: a secret's name and value in the declarations and
+// calls of code and configuration (gitleaks' sample generator writes
+// every rule's samples in these forms) are caught; the same forms holding
+// business values or names are not.
+func TestDeclarationForms(t *testing.T) {
+	const v = "q8Zt3kW9vLx2Rm7Pn4Yb"
+	for _, s := range []string{
+		`var stripeToken string = "` + v + `"`, `apiToken: string = "` + v + `"`, `api_key: str = "` + v + `"`,
+		"API_TOKEN ?= " + v, `API_TOKEN ?= "` + v + `"`, `$apiToken .= "` + v + `"`, `token += "` + v + `"`,
+		`apiToken ??= "` + v + `"`, `@api_token ||= "` + v + `"`,
+		`System.setProperty("API_TOKEN", "` + v + `")`, `os.Setenv("API_TOKEN", "` + v + `")`,
+		`utils.GetEnvOrDefault("api_token", "` + v + `")`, "<apiToken>\n    " + v + "\n</apiToken>",
+		"creds = " + v, `"awsCreds": "` + v + `"`,
+	} {
+		if !expose.IsCredential(s) {
+			t.Errorf("IsCredential(%q) = false", s)
+		}
+	}
+	for _, s := range []string{
+		`var pageToken string = "` + v + `"`, `var apiKey string = "required"`, `var title string = "` + v + `"`,
+		`t("api_token_hint", "Paste your token here")`, `config.set("session_title", "Morning workshop 2026")`,
+		"<sessionKey>\n  checkout-summer-2026\n</sessionKey>", "ORDER_TOKEN ?= INV2026000012345",
+		`token += 1`, `getString("secret_word", "strawberryfields2026")`,
+		"incredibly = " + v, `"sacred": "` + v + `"`,
+	} {
+		if expose.IsCredential(s) {
+			t.Errorf("IsCredential(%q) = true: business text", s)
 		}
 	}
 }
