@@ -102,8 +102,15 @@ func (k *Keyer) Scope() int { return k.scopes }
 func Mask(s string) string {
 	s = Clean(s)
 	if at := strings.LastIndexByte(s, '@'); at > 0 && at < len(s)-1 && strings.IndexFunc(s, unicode.IsSpace) < 0 {
+		// Only an e-mail address keeps its first character: a value with
+		// an "@" but no host name after it ("Summer@2024.05") is "•••"
+		// whole, like any other.
+		d := cleanDomain(s[at+1:])
+		if d == "•••" {
+			return d
+		}
 		r, _ := utf8.DecodeRuneInString(s)
-		return string(r) + "***@" + cleanDomain(s[at+1:])
+		return string(r) + "***@" + d
 	}
 	digits := make([]byte, 0, len(s))
 	for i := 0; i < len(s); i++ {

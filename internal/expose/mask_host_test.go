@@ -12,7 +12,8 @@ import (
 // nothing. A password or PIN of the common "Word@digits.digits" shape has
 // no host name after its @ ("2024.05" has a numeric top label; "12.34.56",
 // "1234." and "-.-" are none either), and a sentence whose words are
-// joined by no-break spaces is no e-mail address.
+// joined by no-break spaces is no e-mail address. Such a value masks as
+// "•••" whole: a first character kept would tell two of them apart.
 func TestMaskShowsNoTailThatIsNoHostName(t *testing.T) {
 	for in, tail := range map[string]string{
 		"Summer@2024.05":            "2024.05",
@@ -23,6 +24,9 @@ func TestMaskShowsNoTailThatIsNoHostName(t *testing.T) {
 	} {
 		if got := expose.Mask(in); strings.Contains(got, tail) {
 			t.Errorf("Mask(%q) = %q shows %q, which is no host name", in, got, tail)
+		} else if got != "•••" {
+			// Nor its first character, nor that it holds an "@".
+			t.Errorf("Mask(%q) = %q, want •••: the value is no e-mail address", in, got)
 		}
 	}
 }

@@ -154,6 +154,49 @@ func Equal(a, b *Value) bool {
 	return false
 }
 
+// Same reports whether a and b are written the same: Marshal(a) equals
+// Marshal(b), found without encoding. Numbers compare as written (1 and
+// 1.0 differ), objects by members in order. A token stands for a value as
+// written (expose.Keyer), so whatever decides which value a token stands
+// for, or whether it changed, compares with Same, not Equal.
+func Same(a, b *Value) bool {
+	if a == b {
+		return true
+	}
+	if a == nil || b == nil || a.Kind != b.Kind {
+		return false
+	}
+	switch a.Kind {
+	case Null:
+		return true
+	case Bool:
+		return a.B == b.B
+	case String, Number:
+		return a.S == b.S
+	case Array:
+		if len(a.Items) != len(b.Items) {
+			return false
+		}
+		for i := range a.Items {
+			if !Same(a.Items[i], b.Items[i]) {
+				return false
+			}
+		}
+		return true
+	case Object:
+		if len(a.Keys) != len(b.Keys) {
+			return false
+		}
+		for i, k := range a.Keys {
+			if b.Keys[i] != k || !Same(a.Vals[i], b.Vals[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
 // NewString returns a String value.
 func NewString(s string) *Value { return &Value{Kind: String, S: s} }
 

@@ -291,3 +291,35 @@ func TestIntegral(t *testing.T) {
 		}
 	}
 }
+
+// TestSame: Same is Marshal equality, found without encoding; Equal is
+// looser (numbers by value, members in any order).
+func TestSame(t *testing.T) {
+	for _, c := range []struct {
+		a, b  string
+		equal bool
+	}{
+		{`1`, `1`, true}, {`1`, `1.0`, true}, {`"a"`, `"\u0061"`, true}, {`null`, `null`, true}, {`true`, `false`, false},
+		{`{"a":1,"b":2}`, `{"b":2,"a":1}`, true}, {`{"a":1,"b":2}`, `{"a":1,"b":2}`, true}, {`{"a":1}`, `{"a":1,"b":2}`, false},
+		{`[1,[2,{"x":3}]]`, `[1,[2,{"x":3.0}]]`, true}, {`[1,2]`, `[2,1]`, false}, {`"1"`, `1`, false}, {`{}`, `[]`, false},
+	} {
+		a, err := jsonval.Parse([]byte(c.a))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := jsonval.Parse([]byte(c.b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		same := string(jsonval.Marshal(a)) == string(jsonval.Marshal(b))
+		if got := jsonval.Same(a, b); got != same {
+			t.Errorf("jsonval.Same(%s, %s) = %v, Marshal equality %v", c.a, c.b, got, same)
+		}
+		if got := jsonval.Equal(a, b); got != c.equal {
+			t.Errorf("jsonval.Equal(%s, %s) = %v, want %v", c.a, c.b, got, c.equal)
+		}
+	}
+	if jsonval.Same(nil, &jsonval.Value{}) || !jsonval.Same(nil, nil) {
+		t.Error("Same with nil")
+	}
+}

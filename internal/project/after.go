@@ -350,7 +350,7 @@ func redescribeChanged(ptr jsonval.Pointer, from, to *Snapshot) bool {
 // changedAt reports whether the value at an absolute declared path differs
 // between the snapshots (nil pointer: not declared, never changed).
 func changedAt(ptr jsonval.Pointer, from, to *Snapshot) bool {
-	return ptr != nil && !jsonval.Equal(prune.Lookup(from.Root, ptr), prune.Lookup(to.Root, ptr))
+	return ptr != nil && !jsonval.Same(prune.Lookup(from.Root, ptr), prune.Lookup(to.Root, ptr))
 }
 
 // sameIDs reports whether both snapshots hold the same ids in the same
@@ -411,7 +411,7 @@ func changedRecord(fr, tr *Rec, from, to *Snapshot, k *expose.Keyer) (wire.Recor
 			ov = prune.Lookup(from.Item(fr), f.From)
 			// A token minted in another scope differs whatever the value.
 			retokened := rescoped && tokenized(f) && nv != nil && !prune.IsCut(nv)
-			if !retokened && (jsonval.Equal(ov, nv) || !changeShows(f, ov, nv, max)) {
+			if !retokened && (jsonval.Same(ov, nv) || !changeShows(f, ov, nv, max)) {
 				continue
 			}
 		}
@@ -561,7 +561,7 @@ func RecordChanged(fr, tr *Rec, from, to *Snapshot) bool {
 	for i := range col.Fields {
 		f := &col.Fields[i]
 		ov, nv := prune.Lookup(from.Item(fr), f.From), prune.Lookup(to.Item(tr), f.From)
-		if !jsonval.Equal(ov, nv) && changeShows(f, ov, nv, max) {
+		if !jsonval.Same(ov, nv) && changeShows(f, ov, nv, max) {
 			return true
 		}
 	}
@@ -569,7 +569,8 @@ func RecordChanged(fr, tr *Rec, from, to *Snapshot) bool {
 }
 
 // changeShows reports whether field f, whose value went from ov to nv (not
-// equal), shows differently. A value cut both times shows as null whatever
+// written the same: a token stands for a value as written), shows
+// differently. A value cut both times shows as null whatever
 // the reason; a value that appeared or went shows; an alias or placeholder
 // changes with its value (compared without minting a token nobody would
 // see); a plain or masked value shows when its projection changed.

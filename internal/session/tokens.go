@@ -16,7 +16,10 @@ import (
 // out under the current scope and it stands for the value of the slot's
 // field in the record that counts: the request's record (record scope), or
 // a referenceable record of the capability's collections in the current
-// snapshot (page scope, "record": "token").
+// snapshot (page scope, "record": "token"). It stands for the value as
+// written (jsonval.Same): a value equal to it but written otherwise (1.0
+// for 1, members in another order) has a token of its own, and a token
+// that resolved for it would tell the agent an equality its tokens hide.
 func (s *Session) resolveTokens(ci int, rec *project.Rec, input *jsonval.Value, sz *tokenSizes) (*jsonval.Value, *wire.Error) {
 	cp := &s.plan.Capabilities[ci]
 	slots := make([]expose.Slot, len(cp.Slots))
@@ -30,7 +33,7 @@ func (s *Session) resolveTokens(ci int, rec *project.Rec, input *jsonval.Value, 
 		}
 		slot := &cp.Slots[i]
 		if !slot.ByToken {
-			if rec == nil || !jsonval.Equal(s.fieldValue(rec, slot), v) {
+			if rec == nil || !jsonval.Same(s.fieldValue(rec, slot), v) {
 				return nil, false
 			}
 			sz.add(v)
@@ -38,7 +41,7 @@ func (s *Session) resolveTokens(ci int, rec *project.Rec, input *jsonval.Value, 
 		}
 		for j := range s.snap.Records {
 			r := &s.snap.Records[j]
-			if s.plan.AppliesTo(ci, r.Coll) && jsonval.Equal(s.fieldValue(r, slot), v) {
+			if s.plan.AppliesTo(ci, r.Coll) && jsonval.Same(s.fieldValue(r, slot), v) {
 				sz.add(v)
 				return v, true
 			}
