@@ -1216,20 +1216,7 @@ func assignmentAt(s string, i int) bool {
 		return false
 	}
 	if s[i] == '=' && slices.Contains(typeWords, s[j:end]) {
-		// A declaration's type between the name and "=": Go's "var
-		// apiToken string = …", TypeScript's and Python's "apiToken:
-		// string = …".
-		k := j
-		for k > 0 && j-k < 4 && s[k-1] == ' ' {
-			k--
-		}
-		if k > 0 && s[k-1] == ':' {
-			k--
-		}
-		if k == j {
-			return false // "xstring=": a name, not a type
-		}
-		if j, end, ok = nameBefore(s, k); !ok {
+		if j, end, ok = declaredName(s, j); !ok {
 			return false
 		}
 	}
@@ -1295,8 +1282,52 @@ func assignmentAt(s string, i int) bool {
 }
 
 // typeWords are the types written between a declared name and its "="
-// (assignmentAt).
+// (assignmentAt, declaredName).
 var typeWords = []string{"string", "String", "str", "text", "bytes"}
+
+// declaredName reads the name declared before the type word at t: after
+// ":" (TypeScript's "apiToken: string", Python's "api_key: str", Rust's
+// "api_token: &str"), or after a declaring keyword (Go's "var apiToken
+// string"). Prose with such a word ("signature text = …") declares
+// nothing.
+func declaredName(s string, t int) (j, end int, ok bool) {
+	k := t
+	if k > 0 && s[k-1] == '&' {
+		k--
+	}
+	for k > 0 && t-k < 8 && s[k-1] == ' ' {
+		k--
+	}
+	colon := k > 0 && s[k-1] == ':'
+	if colon {
+		for k--; k > 0 && t-k < 16 && s[k-1] == ' '; k-- {
+		}
+	}
+	if k == t {
+		return 0, 0, false // "xstring=": a name, not a type
+	}
+	if j, end, ok = nameBefore(s, k); !ok || colon {
+		return j, end, ok
+	}
+	w := j
+	for w > 0 && j-w < 4 && s[w-1] == ' ' {
+		w--
+	}
+	if w == j {
+		return 0, 0, false
+	}
+	kw := w
+	for kw > 0 && w-kw < 6 && isLower(s[kw-1]) {
+		kw--
+	}
+	if (kw == 0 || !nameByte(s[kw-1])) && slices.Contains(declaringWords, s[kw:w]) {
+		return j, end, true
+	}
+	return 0, 0, false
+}
+
+// declaringWords declare a name before its type (declaredName).
+var declaringWords = []string{"var", "let", "val", "const"}
 
 // nameBefore returns the name that ends at end in s, as s[j:end], and
 // whether there is one: 2 to 63 name characters.
@@ -1777,14 +1808,31 @@ func spacedAt(s string, i int) bool {
 }
 
 // callAt: at the "(" at i, a call whose first two arguments are a name and
-// its value (callArgs), whatever the call: PHP's define('DB_PASSWORD', '…')
-// (wp-config.php), a default given to an environment variable
-// (os.getenv("API_TOKEN", "…"), os.environ.get(…), Ruby's ENV.fetch(…)),
-// a setting (Java's System.setProperty("API_TOKEN", "…"), os.Setenv(…),
-// config.set(…)).
+// its value (callArgs). For the calls of configCalls, any name and value
+// judged as after "="; for any other call (Java's
+// System.setProperty("API_TOKEN", "…"), a helper's
+// GetEnvOrDefault("api_token", "…")), a secret's name, not a password's,
+// and a value of one word.
 func callAt(s string, i int) bool {
-	return i > 0 && nameByte(s[i-1]) && callArgs(s[i+1:])
+	if i == 0 || !nameByte(s[i-1]) {
+		return false
+	}
+	config := false
+	for _, w := range configCalls {
+		if i >= len(w) && equalFold(s[i-len(w):i], w) && (i == len(w) || !isAlnum(s[i-len(w)-1])) {
+			config = true
+			break
+		}
+	}
+	return callArgs(s[i+1:], config)
 }
+
+// configCalls are the calls whose first two arguments are a setting's name
+// and its value: PHP's define('DB_PASSWORD', '…') (wp-config.php), a
+// default given to an environment variable (os.getenv("API_TOKEN", "…"),
+// os.environ.get(…), Ruby's ENV.fetch(…)), setting one (os.Setenv,
+// putenv, System.setProperty).
+var configCalls = []string{"define", "getenv", "environ.get", "env.fetch", "setenv", "putenv", "setproperty"}
 
 // pairAt: at the ":" at i, after "name" or "key" in quotes: a name and a
 // value as the two fields of an object (pairEntry).
@@ -1906,7 +1954,7 @@ func xmlElementAt(s string, i int) bool {
 	}
 	// The value, maybe on a line of its own between the tags.
 	v := i + 1
-	for v < len(s) && v-i <= 16 && isSpace(s[v]) {
+	for v < len(s) && v-i <= 128 && isSpace(s[v]) {
 		v++
 	}
 	end := v
@@ -1914,7 +1962,7 @@ func xmlElementAt(s string, i int) bool {
 		end++
 	}
 	close := end
-	for close < len(s) && close-end <= 16 && isSpace(s[close]) {
+	for close < len(s) && close-end <= 128 && isSpace(s[close]) {
 		close++
 	}
 	if close+1 >= len(s) || s[close] != '<' || s[close+1] != '/' {
@@ -1954,11 +2002,24 @@ func pairEntry(rest string) bool {
 	return ok && namedValue(name, v)
 }
 
-// callArgs: after a call's "(", a quoted name, "," and a
-// quoted value, judged as after that name and "=".
-func callArgs(rest string) bool {
+// callArgs: after a call's "(", a quoted name (a name as a whole, not a
+// sentence, path or query), "," and a quoted value, judged as after that
+// name and "=" when config is set (callAt says when).
+func callArgs(rest string, config bool) bool {
 	name, v, ok := quotedArgs(rest)
-	return ok && namedValue(name, v)
+	if !ok {
+		return false
+	}
+	if j, _, whole := nameBefore(name, len(name)); !whole || j != 0 {
+		return false // a sentence, a path, a query: no name
+	}
+	if !config && (classifyName(name) != nameSecret || strings.ContainsAny(v, " \t")) {
+		// Any other call: a secret's name and a value of one word. A
+		// password's name there is a label or a translation
+		// (t("password", "Passwort")), whatever follows it.
+		return false
+	}
+	return namedValue(name, v)
 }
 
 // quotedArgs reads two quoted arguments at the start of a call's rest:

@@ -131,7 +131,9 @@ func After(from, to *Snapshot, k *expose.Keyer, fromID, toID string, st *Stats) 
 	why[2] = redescribeOnChanged(from, to)
 	why[2] = why[2] || (!same && reordered(from, to))
 	why[3] = flips > MaxAvailabilityFlips
-	why[4] = changedAt(p.SessionScope, from, to)
+	// The scope keys the tokens as written (the session's SetScope): a
+	// scope written otherwise is another scope, its tokens all new.
+	why[4] = p.SessionScope != nil && !jsonval.Same(prune.Lookup(from.Root, p.SessionScope), prune.Lookup(to.Root, p.SessionScope))
 	why[5] = cut
 	setReasons(&a.Redescribe, why)
 
@@ -350,7 +352,7 @@ func redescribeChanged(ptr jsonval.Pointer, from, to *Snapshot) bool {
 // changedAt reports whether the value at an absolute declared path differs
 // between the snapshots (nil pointer: not declared, never changed).
 func changedAt(ptr jsonval.Pointer, from, to *Snapshot) bool {
-	return ptr != nil && !jsonval.Same(prune.Lookup(from.Root, ptr), prune.Lookup(to.Root, ptr))
+	return ptr != nil && !jsonval.Equal(prune.Lookup(from.Root, ptr), prune.Lookup(to.Root, ptr))
 }
 
 // sameIDs reports whether both snapshots hold the same ids in the same
