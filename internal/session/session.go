@@ -92,7 +92,15 @@ func (s *Session) Call(req []byte) (out []byte) {
 	}
 	v, err := jsonval.Parse(req)
 	if err != nil {
-		return errorJSON(wire.NewError(wire.CodeInvalidRequest, "the request is not valid JSON: "+err.Error(), ""))
+		// The fault without its byte offset: a request may carry the
+		// store's slice, and an offset into it would tell the agent the
+		// lengths of the values before the fault, protected ones among
+		// them.
+		msg := err.Error()
+		if se, ok := err.(*jsonval.SyntaxError); ok {
+			msg = se.Msg
+		}
+		return errorJSON(wire.NewError(wire.CodeInvalidRequest, "the request is not valid JSON: "+msg, ""))
 	}
 	if v.Kind != jsonval.Object || v.Get("op") == nil || v.Get("op").Kind != jsonval.String {
 		return errorJSON(wire.NewError(wire.CodeInvalidRequest, "a request is a JSON object with a string \"op\"", "op"))

@@ -155,6 +155,15 @@ function put(obj, key, value) {
   }
 }
 
+/**
+ * wellFormed returns s with each lone surrogate replaced by U+FFFD, as the
+ * module's parser decodes it (and as String.prototype.toWellFormed does).
+ * @type {(s: string) => string}
+ */
+const wellFormed = typeof (/** @type {any} */ ("")).isWellFormed === "function"
+  ? (s) => (/** @type {any} */ (s).isWellFormed() ? s : /** @type {any} */ (s).toWellFormed())
+  : (s) => s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD");
+
 /** @param {any} v */
 function isPlain(v) {
   const p = Object.getPrototypeOf(v);
@@ -470,6 +479,7 @@ export class Pruner {
       }
       /** @type {Record<string, any>} */
       const out = {};
+      let rewritten = false;
       for (const key of Object.keys(v)) {
         let item;
         try {
@@ -479,7 +489,19 @@ export class Pruner {
           continue;
         }
         const r = this.value(item, pd, depth + 1, st);
-        if (r !== undefined) put(out, key, r);
+        if (r === undefined) continue;
+        // A key is sent as the module reads it: a lone surrogate becomes
+        // U+FFFD, as Go decodes it. Two keys that then read the same would
+        // make the module refuse the whole slice as a duplicate key: the
+        // later one is left out instead. (Keys of an object are distinct,
+        // so only an object with such a key needs the check.)
+        const k = wellFormed(key);
+        if (k !== key) rewritten = true;
+        if (rewritten && Object.hasOwn(out, k)) {
+          this.warnAt("duplicate_key", pd);
+          continue;
+        }
+        put(out, k, r);
       }
       return out;
     } finally {

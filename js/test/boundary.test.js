@@ -233,3 +233,24 @@ test("one record with a too-deep or cyclic value costs that value; describe and 
   assert.ok(!all.includes("ghp_"), "a data key left the page");
   p.dispose();
 });
+
+test("keys that are lone surrogates cross as the module reads them; one that then repeats another is left out with a warning, and the rest syncs", async () => {
+  const { MANIFEST, ordersState } = await import("./helpers.js");
+  const state = ordersState();
+  // A customer-written object under a value declared whole: "\ud800" and
+  // "\udc00" are two keys in JavaScript and one (U+FFFD) for the module.
+  state.orders.items[5].items = [{ sku: "x", attrs: { "\ud800": 1, "\udc00": 2, ok: 3 } }];
+  state.orders.items[6].items = [{ "\ud83d": "lone", "\ud83d\ude00": "pair" }];
+  /** @type {any[]} */
+  const audit = [];
+  const p = await createPinhole({ wasm: WASM, manifest: MANIFEST, store: plainStore(state), onAudit: (e) => audit.push(e) });
+  const d = /** @type {any} */ (await p.describe({ record: ["SO-1006", "SO-1007", "SO-1001"] }));
+  assert.ok(d.context, JSON.stringify(d).slice(0, 300));
+  const [six, seven, one] = d.context.records;
+  assert.deepEqual(six.fields.items, [{ sku: "x", attrs: { "\ufffd": 1, ok: 3 } }]);
+  assert.deepEqual(seven.fields.items, [{ "\ufffd": "lone", "\ud83d\ude00": "pair" }]);
+  assert.equal(one.id, "SO-1001");
+  const warned = audit.filter((e) => e.kind === "boundary").map((e) => `${e.rule} ${e.path}`);
+  assert.deepEqual(warned, ["duplicate_key /orders/items/5/items"]);
+  p.dispose();
+});
