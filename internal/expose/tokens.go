@@ -79,9 +79,11 @@ func tokenError(at jsonval.Pointer, msg string) *wire.Error {
 }
 
 // Nameable reports whether an error may repeat a member name the caller
-// wrote: at most MaxErrorName characters, and not shaped like a credential.
+// wrote: at most MaxErrorName characters, nothing Clean removes (invisible
+// and control characters, which every answer is cleaned of), and not
+// shaped like a credential.
 func Nameable(name string) bool {
-	return utf8.RuneCountInString(name) <= MaxErrorName && !IsCredential(name)
+	return utf8.RuneCountInString(name) <= MaxErrorName && Clean(name) == name && !IsCredential(name)
 }
 
 // MaxErrorName bounds a member name an input error repeats.

@@ -227,12 +227,17 @@ func field(rec *wire.Record, f *manifest.Field, v *jsonval.Value, maxChars int, 
 	var out wire.Raw
 	switch f.Expose {
 	case manifest.Mask:
-		// A value the credential net catches gets the mask of a value of
-		// no e-mail or number shape, so that no part of it shows; not
-		// "[redacted]", which would tell which values are key-shaped.
+		// The credential net judges what the mask shows, not the value:
+		// judged whole, an e-mail address whose local part is key-shaped
+		// would mask as "•••" where another shows "j***@example.com",
+		// telling which hidden values are key-shaped. A key in a shown
+		// domain is still caught, and masks as "•••" (not "[redacted]",
+		// which would tell as much).
 		text := "•••"
-		if v.Kind == jsonval.String && !expose.IsCredential(v.S) || v.Kind == jsonval.Number {
-			text = expose.Mask(v.S)
+		if v.Kind == jsonval.String || v.Kind == jsonval.Number {
+			if m := expose.Mask(v.S); !expose.IsCredential(m) {
+				text = m
+			}
 		}
 		out = jsonval.AppendString(nil, text)
 	case manifest.Alias:
