@@ -73,7 +73,9 @@ import (
 // key cut by a blank); with fullwidth and mathematical letters and digits
 // folded to ASCII (NFKC's width and font folds), so "ｇｈｐ＿…" is caught;
 // and with a token wrapped at its dots (a line break after a dot) joined,
-// as is a prefixed key cut by a line break or blanks (splitBody).
+// as is a prefixed key cut by a line break or blanks (splitBody). It is
+// also judged with one layer of an encoding undone, and without its
+// combining marks (decodedCredential).
 //
 // The net is written by hand rather than with regexp: it runs over every
 // string that leaves the module and regexp would add to the module's size.
@@ -83,11 +85,11 @@ func IsCredential(s string) bool {
 	if len(s) < 8 {
 		return false
 	}
-	s = normalize(s)
-	if len(s) < 8 {
+	n := normalize(s)
+	if len(n) < 8 {
 		return false
 	}
-	return scan(s) || setCookieValue(s) || randomWord(s)
+	return scan(n) || setCookieValue(n) || randomWord(n) || decodedCredential(s, n)
 }
 
 // normalize returns s as the agent will read it: folded (fold: what Clean

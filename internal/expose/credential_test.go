@@ -2,6 +2,8 @@ package expose_test
 
 import (
 	"bufio"
+	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -592,7 +594,8 @@ func TestIsCredentialLinear(t *testing.T) {
 		"$1$", ",$1$", "$2b$12$ab", "x_sha256$", "a$", "-password ", "machine ", "machine a.b login b password ", "password is '",
 		`key="pass" value="`, `NetworkCredential("a", "`, "key ", "secret  ", "<a>", "<password>x", `"name": "password", "value": "`,
 		`define("password", "`, "curl -u ", "curl ", "tlspassword ", `f("token", "`, "a(", "token string =", "token ?=",
-		"<token>\n ", "<token> a\n"} {
+		"<token>\n ", "<token> a\n", "%41", "&#65;", `\u0041`, "&amp;", "QUtJQTRYUTJNWjdK ", "QUtJQTRYUTJNWjdKUkI2", "a\u0301",
+		"data:text/plain;base64,QUtJ", "0123456789abcdef0123 "} {
 		s := strings.Repeat(unit, (4<<20)/len(unit))
 		start := time.Now()
 		expose.IsCredential(s)
@@ -855,5 +858,61 @@ func TestDeclarationForms(t *testing.T) {
 		if expose.IsCredential(s) {
 			t.Errorf("IsCredential(%q) = true: business text", s)
 		}
+	}
+}
+
+// TestEncodedForms: a secret written with one layer of an encoding a
+// reader undoes at a glance (hex, base64 and base64url, a data: URL,
+// percent-escapes of every character, HTML character references, \u
+// escapes as text, a combining mark after each character) is caught;
+// business text in the same encodings (but base64: a long base64 word was
+// and is redacted as a random word), and images in data: URLs, are not.
+func TestEncodedForms(t *testing.T) {
+	for _, secret := range []string{"ghp_R8fKq2LmZ0xW7vTn4YcB9sHd1JpE6uGa3Qo5", "AKIA4XQ2MZ7JRB6KW3PT",
+		"xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx", "postgres://admin:Wint3r!Sky@db.example.com/app"} {
+		for name, form := range encodings(secret) {
+			if !expose.IsCredential(form) {
+				t.Errorf("%s of %q: IsCredential(%q) = false", name, secret[:8], form)
+			}
+		}
+	}
+	for _, text := range []string{"Order SO-1001 shipped to Lena Zhou, Osaka", "Tom & Jerry — the summer 2026 collection",
+		"https://shop.example.com/search?q=winter coats&lang=en", "0123456789abcdef0123456789abcdef01234567"} {
+		for name, form := range encodings(text) {
+			if strings.Contains(name, "base64") || name == "data URL" {
+				continue // a long base64 word is judged as a random word, whatever it decodes to
+			}
+			if expose.IsCredential(form) {
+				t.Errorf("%s of business text %q: IsCredential(%q) = true", name, text, form)
+			}
+		}
+	}
+	png := "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
+	for _, s := range []string{png, "Nha\u0302n Vie\u0302n Xua\u0302\u0301t Sa\u0306\u0301c 2026", "50%25 off &amp; free shipping \\u2014 today",
+		"sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"} {
+		if expose.IsCredential(s) {
+			t.Errorf("IsCredential(%q) = true: business text", s)
+		}
+	}
+}
+
+// encodings returns s in each encoding TestEncodedForms tries.
+func encodings(s string) map[string]string {
+	var pct, refs, uesc, marks strings.Builder
+	for i := 0; i < len(s); i++ {
+		fmt.Fprintf(&pct, "%%%02X", s[i])
+	}
+	for _, r := range s {
+		fmt.Fprintf(&refs, "&#%d;", r)
+		fmt.Fprintf(&uesc, `\u%04x`, r)
+		marks.WriteRune(r)
+		marks.WriteRune('\u0301')
+	}
+	b64 := base64.StdEncoding.EncodeToString([]byte(s))
+	return map[string]string{
+		"hex": hex.EncodeToString([]byte(s)), "base64": b64, "base64url": base64.RawURLEncoding.EncodeToString([]byte(s)),
+		"data URL": "data:text/plain;base64," + b64, "base64 in a sentence": "the value is " + b64 + " (as sent)",
+		"percent-escapes": pct.String(), "character references": refs.String(), `\u escapes`: uesc.String(),
+		"a mark after each character": marks.String(),
 	}
 }

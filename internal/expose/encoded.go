@@ -1,0 +1,342 @@
+package expose
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// The net also judges a string with one layer of an encoding undone, the
+// encodings a reader undoes at a glance or with one call: percent-escapes
+// (%67%68%70…), HTML character references (&#103;, &#x67;, &amp;), \u and
+// \x escapes written as text, and words of base64 (also base64url and
+// after a data: URL's "base64,") or hex that decode to text. A combining
+// mark written after every character of a key does not part it either.
+// The decoded text is judged as any string is, but not decoded again.
+
+// minEncodedRun is the shortest base64 or hex word decoded: 16 characters
+// hold 12 bytes of base64 or 8 of hex, less than any key the net catches.
+const minEncodedRun = 16
+
+// maxDecodedRuns bounds the words decoded in one string, so that a long
+// text of words costs a bounded number of decodings (each is linear).
+const maxDecodedRuns = 256
+
+// decodedCredential reports whether s (already normalised) holds a
+// credential once an encoding is undone, or once combining marks are
+// dropped from original (the string before normalize). One pass finds
+// what there is to undo; most strings have nothing.
+func decodedCredential(original, s string) bool {
+	escapes, words := false, false
+	run := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if encodedByte(c) {
+			run++
+			words = words || run >= minEncodedRun
+			continue
+		}
+		run = 0
+		escapes = escapes || c == '%' || c == '&' || c == '\\'
+	}
+	if escapes {
+		if u, ok := unescape(s); ok && judgedDecoded(u, true) {
+			return true
+		}
+	}
+	// Without its marks, a text is judged by the net's rules but not as a
+	// random word: decomposed words of a language written with marks run
+	// together into one long word of letters ("NhânViên…" → "NhanVien…").
+	// (fold reads a mark as a blank: a string it left as it was has none.)
+	if original != s {
+		if d, ok := withoutMarks(original); ok && judgedDecoded(d, false) {
+			return true
+		}
+	}
+	return words && encodedWord(s)
+}
+
+// judgedDecoded is IsCredential's judgement of a decoded text, which is not
+// decoded again: valid UTF-8 text with no controls but blanks; random
+// words count when random is set.
+func judgedDecoded(s string, random bool) bool {
+	if len(s) < 8 || !utf8.ValidString(s) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 && c != '\t' && c != '\n' && c != '\r' || c == 0x7f {
+			return false
+		}
+	}
+	s = normalize(s)
+	return len(s) >= 8 && (scan(s) || setCookieValue(s) || random && randomWord(s))
+}
+
+// unescape undoes the percent-escapes, HTML character references and \u
+// and \x escapes of s, and reports whether it undid at least two (one
+// "%20" or "&amp;" in a sentence is no encoding of a key).
+func unescape(s string) (string, bool) {
+	first := strings.IndexAny(s, `%&\`)
+	if first < 0 {
+		return "", false
+	}
+	var b []byte
+	n := 0
+	last := 0
+	for i := first; i < len(s); i++ {
+		var r rune
+		var size int
+		bytes := -1 // a percent or \x escape's byte, which may be part of a UTF-8 sequence
+		switch s[i] {
+		case '%':
+			if i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
+				bytes, size = hexByte(s[i+1], s[i+2]), 3
+			}
+		case '\\':
+			if i+1 < len(s) && s[i+1] == 'x' && i+3 < len(s) && isHex(s[i+2]) && isHex(s[i+3]) {
+				bytes, size = hexByte(s[i+2], s[i+3]), 4
+			} else if i+1 < len(s) && s[i+1] == 'u' {
+				r, size = uEscape(s[i:])
+			}
+		case '&':
+			r, size = charRef(s[i:])
+		}
+		if size == 0 {
+			continue
+		}
+		b = append(b, s[last:i]...)
+		if bytes >= 0 {
+			b = append(b, byte(bytes))
+		} else {
+			b = utf8.AppendRune(b, r)
+		}
+		n++
+		last = i + size
+		i += size - 1
+	}
+	if n < 2 {
+		return "", false
+	}
+	return string(append(b, s[last:]...)), true
+}
+
+// hexByte returns the byte two hex digits write.
+func hexByte(hi, lo byte) int { return hexValue(hi)<<4 | hexValue(lo) }
+
+func hexValue(c byte) int {
+	switch {
+	case c >= '0' && c <= '9':
+		return int(c - '0')
+	case c >= 'a' && c <= 'f':
+		return int(c-'a') + 10
+	}
+	return int(c-'A') + 10
+}
+
+// uEscape reads a \uXXXX escape (a surrogate pair as two) at the start of
+// s: the rune and the bytes read, 0 if there is none. A lone surrogate
+// reads as U+FFFD, as the module's JSON parser reads it.
+func uEscape(s string) (rune, int) {
+	hex4 := func(s string) (rune, bool) {
+		if len(s) < 6 || s[0] != '\\' || s[1] != 'u' {
+			return 0, false
+		}
+		var r rune
+		for i := 2; i < 6; i++ {
+			if !isHex(s[i]) {
+				return 0, false
+			}
+			r = r<<4 | rune(hexValue(s[i]))
+		}
+		return r, true
+	}
+	r, ok := hex4(s)
+	if !ok {
+		return 0, 0
+	}
+	if r >= 0xd800 && r < 0xdc00 {
+		if lo, ok := hex4(s[6:]); ok && lo >= 0xdc00 && lo < 0xe000 {
+			return 0x10000 + (r-0xd800)<<10 + (lo - 0xdc00), 12
+		}
+	}
+	if r >= 0xd800 && r < 0xe000 {
+		return utf8.RuneError, 6
+	}
+	return r, 6
+}
+
+// charRef reads an HTML character reference at the start of s ("&#103;",
+// "&#x67;", or one of the five XML names): the rune and the bytes read, 0
+// if there is none.
+func charRef(s string) (rune, int) {
+	end := strings.IndexByte(s[:min(len(s), 12)], ';')
+	if end < 3 {
+		return 0, 0
+	}
+	body := s[1:end]
+	switch body {
+	case "amp":
+		return '&', end + 1
+	case "lt":
+		return '<', end + 1
+	case "gt":
+		return '>', end + 1
+	case "quot":
+		return '"', end + 1
+	case "apos":
+		return '\'', end + 1
+	}
+	if body[0] != '#' {
+		return 0, 0
+	}
+	digits, base := body[1:], rune(10)
+	if digits != "" && (digits[0] == 'x' || digits[0] == 'X') {
+		digits, base = digits[1:], 16
+	}
+	if digits == "" {
+		return 0, 0
+	}
+	var r rune
+	for i := 0; i < len(digits); i++ {
+		c := digits[i]
+		if base == 10 && !isDigit(c) || base == 16 && !isHex(c) {
+			return 0, 0
+		}
+		r = r*base + rune(hexValue(c))
+	}
+	if r > unicode.MaxRune || r >= 0xd800 && r < 0xe000 {
+		r = utf8.RuneError
+	}
+	return r, end + 1
+}
+
+// withoutMarks returns s with its combining marks dropped, and whether it
+// had one: fold reads a mark as a blank, which parts a key written with a
+// mark after each character ("ǵh́ṕ_…"); read without them, it is whole.
+func withoutMarks(s string) (string, bool) {
+	i := 0
+	for i < len(s) && s[i] < utf8.RuneSelf {
+		i++
+	}
+	if i == len(s) {
+		return "", false
+	}
+	var b strings.Builder
+	found := false
+	for j, r := range s[i:] {
+		if r >= 0x300 && unicode.Is(unicode.Mn, r) {
+			if !found {
+				b.Grow(len(s))
+				b.WriteString(s[:i+j])
+				found = true
+			}
+			continue
+		}
+		if found {
+			b.WriteRune(r)
+		}
+	}
+	return b.String(), found
+}
+
+// encodedWord reports whether a word of s, base64 (or base64url) or hex of
+// minEncodedRun or more characters, decodes to text that holds a
+// credential.
+func encodedWord(s string) bool {
+	runs := 0
+	for i := 0; i < len(s) && runs < maxDecodedRuns; {
+		for i < len(s) && !encodedByte(s[i]) {
+			i++
+		}
+		j := i
+		for j < len(s) && encodedByte(s[j]) {
+			j++
+		}
+		end := j
+		for end < len(s) && end-j < 2 && s[end] == '=' {
+			end++
+		}
+		if j-i >= minEncodedRun && j-i <= 4*maxBody {
+			runs++
+			if decodesToCredential(s[i:j], end-j) {
+				return true
+			}
+		}
+		i = end
+	}
+	return false
+}
+
+// decodesToCredential decodes w as hex (an even run of hex digits) or
+// base64 (either alphabet, pad the "=" that followed it) and judges the
+// text. Nothing is allocated for a word that decodes to no text.
+func decodesToCredential(w string, pad int) bool {
+	var buf [3 * maxBody]byte
+	b := buf[:0]
+	if len(w)%2 == 0 && pad == 0 && hexDigits(w) {
+		for k := 0; k < len(w); k += 2 {
+			b = append(b, byte(hexByte(w[k], w[k+1])))
+		}
+	} else {
+		var ok bool
+		if b, ok = appendBase64(b, w, pad); !ok {
+			return false
+		}
+	}
+	return text(b) && judgedDecoded(string(b), true)
+}
+
+// hexDigits reports whether w is hex digits only.
+func hexDigits(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if !isHex(w[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// appendBase64 appends the bytes base64 word w decodes to, in the standard
+// or the URL alphabet (not both), with pad "=" after it or none.
+func appendBase64(b []byte, w string, pad int) ([]byte, bool) {
+	std, url := strings.ContainsAny(w, "+/"), strings.ContainsAny(w, "-_")
+	if std && url || len(w)%4 == 1 || pad > 0 && (len(w)+pad)%4 != 0 {
+		return b, false
+	}
+	var acc uint32
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		switch c {
+		case '-':
+			c = '+'
+		case '_':
+			c = '/'
+		}
+		acc = acc<<6 | uint32(base64Value(c))
+		if i%4 == 3 {
+			b = append(b, byte(acc>>16), byte(acc>>8), byte(acc))
+			acc = 0
+		}
+	}
+	switch len(w) % 4 {
+	case 2:
+		b = append(b, byte(acc>>4))
+	case 3:
+		b = append(b, byte(acc>>10), byte(acc>>2))
+	}
+	return b, true
+}
+
+// encodedByte reports whether c can be part of a base64, base64url or hex
+// word.
+func encodedByte(c byte) bool { return base64Byte(c) || c == '-' || c == '_' }
+
+// text reports whether b is UTF-8 text with no controls but blanks.
+func text(b []byte) bool {
+	for _, c := range b {
+		if c < 0x20 && c != '\t' && c != '\n' && c != '\r' || c == 0x7f {
+			return false
+		}
+	}
+	return utf8.Valid(b)
+}
