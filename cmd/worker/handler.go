@@ -28,6 +28,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/pinholectx/pinhole/cmd/internal/randkey"
 	"github.com/pinholectx/pinhole/internal/jsonval"
@@ -50,6 +51,13 @@ const (
 	DefaultMaxResponseBytes = 2 << 20
 	// DefaultMaxBatch bounds the module requests one /v1/session call runs.
 	DefaultMaxBatch = 1000
+	// MaxReadingBytes bounds the request bodies one instance reads at
+	// once, counted at their declared length (or MaxBodyBytes when none is
+	// declared). A request past it is answered 503 with Retry-After before
+	// its body is read: a hundred slow uploads would otherwise hold a
+	// hundred buffers against the instance's memory limit, and its
+	// collector would run without end.
+	MaxReadingBytes = 24 << 20
 )
 
 // Config is what the Worker's environment decides. The zero value is
@@ -80,6 +88,8 @@ type Config struct {
 // Handler serves the Worker's endpoints. It is safe for concurrent use.
 type Handler struct {
 	cfg Config
+	// reading is the bytes of the bodies being read now (MaxReadingBytes).
+	reading atomic.Int64
 }
 
 // NewHandler returns the Worker's handler for cfg.
@@ -155,8 +165,23 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusUnsupportedMediaType, wire.CodeInvalidRequest, "content-type", "the body must be sent as "+strings.Join(rt.types, " or ")+" (UTF-8)")
 			return
 		}
+		if r.ContentLength > h.cfg.MaxBodyBytes {
+			writeError(w, http.StatusRequestEntityTooLarge, wire.CodeStateTooLarge, "body", "the request body exceeds "+strconv.FormatInt(h.cfg.MaxBodyBytes, 10)+" bytes")
+			return
+		}
+		share := h.cfg.MaxBodyBytes
+		if r.ContentLength >= 0 {
+			share = r.ContentLength
+		}
+		if h.reading.Add(share) > MaxReadingBytes && share > 0 {
+			h.reading.Add(-share)
+			hd.Set("Retry-After", "1")
+			writeError(w, http.StatusServiceUnavailable, wire.CodeInternal, "body", "the Worker is reading too many request bodies at once; retry in a moment")
+			return
+		}
 		var tooLarge bool
 		body, tooLarge = readBounded(r, h.cfg.MaxBodyBytes)
+		h.reading.Add(-share)
 		if tooLarge {
 			writeError(w, http.StatusRequestEntityTooLarge, wire.CodeStateTooLarge, "body", "the request body exceeds "+strconv.FormatInt(h.cfg.MaxBodyBytes, 10)+" bytes")
 			return
@@ -205,6 +230,21 @@ func mediaType(ct string, types []string) string {
 func readBounded(r *http.Request, max int64) (body []byte, tooLarge bool) {
 	if r.ContentLength > max {
 		return nil, true
+	}
+	if r.ContentLength >= 0 {
+		// The declared length: one buffer of that size, not a growing one,
+		// and a body longer than declared is refused.
+		b := make([]byte, r.ContentLength+1)
+		n, err := io.ReadFull(r.Body, b)
+		switch {
+		case int64(n) > r.ContentLength:
+			return nil, int64(n) > max
+		case err != io.ErrUnexpectedEOF && err != io.EOF && err != nil:
+			return nil, false
+		case int64(n) < r.ContentLength:
+			return nil, false
+		}
+		return b[:n], false
 	}
 	b, err := io.ReadAll(io.LimitReader(r.Body, max+1))
 	if err != nil {

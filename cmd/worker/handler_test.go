@@ -3,11 +3,13 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -712,5 +714,50 @@ func TestShippedConfigsBindNoFaults(t *testing.T) {
 		if strings.Contains(string(b), EnvTestFaults) {
 			t.Errorf("%s mentions %s", f, EnvTestFaults)
 		}
+	}
+}
+
+// Bodies being read at once are bounded: with MaxReadingBytes of slow
+// uploads in flight, the next POST is answered 503 with Retry-After before
+// its body is read; when they finish, POSTs are read again.
+func TestReadingBudget(t *testing.T) {
+	h := NewHandler(Config{Key: testKey})
+	size := int64(DefaultMaxBodyBytes)
+	n := int(MaxReadingBytes / size)
+	writers := make([]*io.PipeWriter, n)
+	done := make(chan int, n)
+	for i := range writers {
+		pr, pw := io.Pipe()
+		writers[i] = pw
+		r := httptest.NewRequest("POST", "/v1/lint", pr)
+		r.ContentLength = size
+		r.Header.Set("Content-Type", "application/json")
+		go func() {
+			w := httptest.NewRecorder()
+			h.ServeHTTP(w, r)
+			done <- w.Code
+		}()
+	}
+	for h.reading.Load() < MaxReadingBytes {
+		runtime.Gosched()
+	}
+	res := do(h, "POST", "/v1/lint", "application/json", []byte(`{}`))
+	wantError(t, res, http.StatusServiceUnavailable, "internal_error", "body")
+	if res.header.Get("Retry-After") == "" {
+		t.Error("no Retry-After on a 503")
+	}
+	for _, pw := range writers {
+		pw.CloseWithError(io.ErrUnexpectedEOF) // the slow uploads give up
+	}
+	for range writers {
+		if code := <-done; code != http.StatusBadRequest {
+			t.Errorf("an unfinished upload answered %d, want 400", code)
+		}
+	}
+	if got := h.reading.Load(); got != 0 {
+		t.Fatalf("%d bytes still counted as being read", got)
+	}
+	if res := do(h, "POST", "/v1/lint", "application/json", []byte(`{}`)); res.status == http.StatusServiceUnavailable {
+		t.Errorf("after the uploads ended: %d %s", res.status, res.body)
 	}
 }
