@@ -57,7 +57,7 @@ const (
 	// its body is read: a hundred slow uploads would otherwise hold a
 	// hundred buffers against the instance's memory limit, and its
 	// collector would run without end.
-	MaxReadingBytes = 24 << 20
+	MaxReadingBytes = 8 << 20
 )
 
 // Config is what the Worker's environment decides. The zero value is
