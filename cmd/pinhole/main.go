@@ -64,9 +64,10 @@ const usage = `usage:
   With --wasm, compiled modules are cached in $PINHOLE_CACHE_DIR, else in
   the user cache directory's pinhole/; PINHOLE_NO_CACHE=1 turns that off.
 
-  Exit status: 0 on success, 1 on an error response (describe, replay;
-  an invalid manifest is one) or lint findings, 2 on a usage error, an
-  unreadable input, or a manifest lint cannot load.
+  Exit status: 0 on success, 1 on describe's error response (an invalid
+  manifest is one) or lint findings, 2 on a usage error, an unreadable
+  input, or a manifest lint cannot load. replay prints every answer, error
+  answers too, and exits 0.
 `
 
 // Exit statuses.

@@ -536,6 +536,17 @@ func TestUnknownMemberNotEchoed(t *testing.T) {
 	if res.status != 400 || bytes.Contains(res.body, []byte(secret)) || !bytes.Contains(res.body, []byte(`"invalid_request"`)) {
 		t.Fatalf("%d %s", res.status, res.body)
 	}
+	// Values sent as member names are not quoted either; a parameter's
+	// name is.
+	for _, name := range []string{"4111111111111111", "ann@example.com", "DE89370400440532013000", "Ann Smith", "078-05-1120"} {
+		res := do(h, "POST", "/v1/lint", "application/json", []byte(`{"`+name+`":1}`))
+		if res.status != 400 || bytes.Contains(res.body, []byte(name)) {
+			t.Errorf("%q: %d %s", name, res.status, res.body)
+		}
+	}
+	if res := do(h, "POST", "/v1/lint", "application/json", []byte(`{"manifset":1}`)); !bytes.Contains(res.body, []byte(`"manifset"`)) {
+		t.Errorf("a misspelt parameter is not named: %s", res.body)
+	}
 }
 
 // amplifying is a manifest whose describe answers are as large as the core

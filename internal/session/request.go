@@ -10,13 +10,35 @@ import (
 )
 
 // UnknownParam reports a parameter the operation does not take. The name is
-// the caller's text: it is quoted only when short and plain. The Worker
-// uses it for the members of its request bodies.
+// the caller's text: it is quoted only when it reads as a parameter's name
+// (plainName), never when it could be a value sent as a name (a card
+// number, an e-mail address, an IBAN). The Worker uses it for the members
+// of its request bodies.
 func UnknownParam(op, name, takes string) *wire.Error {
-	if len(name) > 64 || expose.Clean(name) != name || expose.IsCredential(name) {
+	if !plainName(name) || expose.IsCredential(name) {
 		return wire.NewError(wire.CodeInvalidRequest, op+" got an unknown parameter; "+op+" takes "+takes, "")
 	}
 	return wire.NewError(wire.CodeInvalidRequest, "unknown "+op+" parameter "+string(jsonval.AppendString(nil, name))+"; "+op+" takes "+takes, name)
+}
+
+// plainName reports whether name reads as a parameter's name: 1 to 64
+// letters, digits, "_" and "-", starting with a letter or "_", with at
+// most four digits.
+func plainName(name string) bool {
+	if name == "" || len(name) > 64 || !(name[0] == '_' || name[0] >= 'a' && name[0] <= 'z' || name[0] >= 'A' && name[0] <= 'Z') {
+		return false
+	}
+	digits := 0
+	for i := 0; i < len(name); i++ {
+		switch c := name[i]; {
+		case c >= '0' && c <= '9':
+			digits++
+		case c == '_' || c == '-' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+		default:
+			return false
+		}
+	}
+	return digits <= 4
 }
 
 // parseDescribe checks a describe request object against the limits. Keys

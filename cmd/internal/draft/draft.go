@@ -232,8 +232,8 @@ func idKey(items []*jsonval.Value, name string) (key, why, reason string) {
 	reason = "holds objects whose id-like keys are missing from some, not unique or not valid ids: not a collection"
 next:
 	for _, c := range cands {
-		if lint.NameSuggests(c.key).Any() {
-			continue
+		if sensitiveName(c.key) {
+			continue // an id is shown plain: never a passport, IBAN, reset or session code
 		}
 		seen := map[string]bool{}
 		for _, it := range items {
@@ -276,7 +276,7 @@ var (
 	// Words of names left out whatever their values: internal data, and
 	// secrets the detectors' name list does not cover.
 	internalWords = []string{"internal", "private", "hidden", "debug", "secret", "auth", "authcode", "csrf", "xsrf",
-		"nonce", "salt", "signature", "hash", "fraud", "risk"}
+		"nonce", "salt", "signature", "hash", "fraud", "risk", "reset", "session"}
 	// Words of names of personal data the detectors do not judge.
 	personalWords = []string{"street", "address", "zip", "postcode", "postal", "birthday", "birthdate", "dob", "ssn",
 		"iban", "passport", "salary", "ip"}
@@ -728,8 +728,8 @@ func judge(f *field, records int) (expose string, content bool, why string, keep
 	nonNull, strs, free := 0, 0, false
 	for _, v := range f.values {
 		vk = vk.Or(lint.ValueLooksLike(v))
-		if v.Kind != jsonval.Null {
-			nonNull++
+		if v.Kind != jsonval.Null && !(v.Kind == jsonval.String && v.S == "") {
+			nonNull++ // an empty string says no more than null
 		}
 		if v.Kind == jsonval.String {
 			strs++
@@ -764,6 +764,8 @@ func judge(f *field, records int) (expose string, content bool, why string, keep
 		return "", false, "no value in the sample to judge", false
 	case k.Card:
 		return "placeholder", false, by("card numbers") + in + ": placeholder, which only the app's handler resolves", true
+	case k.IBAN:
+		return "placeholder", false, by("IBANs") + in + ": placeholder, which only the app's handler resolves", true
 	case k.Phone:
 		return "alias", false, by("phone numbers") + in + ": alias, a per-session pseudonym the agent can refer to", true
 	case k.Email:

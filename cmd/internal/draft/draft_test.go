@@ -407,3 +407,51 @@ func TestDraftStateNamesUnique(t *testing.T) {
 		}
 	}
 }
+
+// An id is shown plain, so a key named like personal, internal or secret
+// data is never proposed as one, however unique its values.
+func TestDraftIDKeyNotSensitive(t *testing.T) {
+	for _, k := range []string{"passportNo", "ibanCode", "authCode", "resetCode", "sessionKey", "ssnNo"} {
+		s := `{"rows":[{"` + k + `":"Q8ZR2LMX","n":1},{"` + k + `":"AP9TZ3KW","n":2}]}`
+		out, e := FromJSON([]byte(s), Options{})
+		if e != nil {
+			t.Fatal(e.Message)
+		}
+		if strings.Contains(string(out), `"id": "/`+k+`"`) {
+			t.Errorf("%s proposed as the record id (shown plain):\n%s", k, out)
+		}
+	}
+}
+
+// Sensitive values under names that say nothing are not proposed plain:
+// phone and card numbers grouped by dots, IBANs, internationalised e-mail
+// addresses, names with a digit after the word (token1), and fields that
+// hold only empty strings.
+func TestDraftSensitiveValuesNotPlain(t *testing.T) {
+	vals := map[string][2]string{
+		"a": {"555.123.4567", "555.987.6543"}, "b": {"4111.1111.1111.1111", "5500.0000.0000.0004"},
+		"d": {"DE89370400440532013000", "FR1420041010050500013M02606"}, "e": {"jöhn@exämple.de", "bob@例え.jp"},
+		"pwd2": {"hunter2xyz", "hunter3xyz"}, "token1": {"a", "b"}, "otp9": {"1", "2"}, "blank": {"", ""},
+	}
+	var r [2][]string
+	for k, v := range vals {
+		for i := range r {
+			r[i] = append(r[i], `"`+k+`":`+string(jsonval.AppendString(nil, v[i])))
+		}
+	}
+	s := `{"customers":[{"id":"c1",` + strings.Join(r[0], ",") + `},{"id":"c2",` + strings.Join(r[1], ",") + `}]}`
+	out, e := FromJSON([]byte(s), Options{})
+	if e != nil {
+		t.Fatal(e.Message)
+	}
+	m, err := jsonval.Parse(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fields := m.Get("collections").Items[0].Get("fields")
+	for k := range vals {
+		if f := fields.Get(k); f != nil && f.Get("expose") == nil {
+			t.Errorf("field %q proposed plain:\n%s", k, out)
+		}
+	}
+}

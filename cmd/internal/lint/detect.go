@@ -13,6 +13,7 @@ const (
 	kindEmail
 	kindPhone
 	kindCard
+	kindIBAN
 	numKinds
 )
 
@@ -21,6 +22,7 @@ var kinds = [numKinds]struct{ one, plural string }{
 	{"an e-mail address", "e-mail addresses"},
 	{"a phone number", "phone numbers"},
 	{"a card number", "card numbers"},
+	{"an IBAN", "IBANs"},
 }
 
 // nameWords maps words of a declared name to the kind they suggest.
@@ -35,6 +37,7 @@ var nameWords = map[string]int{
 	"cell": kindPhone, "fax": kindPhone, "msisdn": kindPhone,
 	"card": kindCard, "pan": kindCard, "cc": kindCard, "ccnumber": kindCard,
 	"creditcard": kindCard, "cardnumber": kindCard,
+	"iban": kindIBAN,
 }
 
 // nameCompounds are matched anywhere in a name with separators removed
@@ -67,9 +70,10 @@ func nameKinds(name string) (hits [numKinds]bool) {
 	return hits
 }
 
-// Words splits a name at non-alphanumerics and at lower-to-upper case
-// changes, lower-cased: "customerEMail_2" -> customer, e, mail, 2. The
-// draft names its fields with the same words the detectors read.
+// Words splits a name at non-alphanumerics, at lower-to-upper case
+// changes and between letters and digits, lower-cased: "customerEMail_2"
+// -> customer, e, mail, 2; "token1" -> token, 1. The draft names its
+// fields with the same words the detectors read.
 func Words(name string) []string {
 	var out []string
 	start := -1
@@ -79,7 +83,8 @@ func Words(name string) []string {
 			c = name[i]
 		}
 		letter := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-		split := !letter || (start >= 0 && c >= 'A' && c <= 'Z' && name[i-1] >= 'a' && name[i-1] <= 'z')
+		split := !letter || (start >= 0 && (c >= 'A' && c <= 'Z' && name[i-1] >= 'a' && name[i-1] <= 'z' ||
+			isDigit(c) != isDigit(name[i-1])))
 		if split && start >= 0 {
 			out = append(out, strings.ToLower(name[start:i]))
 			start = -1
@@ -112,6 +117,7 @@ func classify(v *jsonval.Value) (hits [numKinds]bool) {
 			phone, card := numbers(s)
 			hits[kindPhone] = hits[kindPhone] || phone
 			hits[kindCard] = hits[kindCard] || card
+			hits[kindIBAN] = hits[kindIBAN] || hasIBAN(s)
 		case jsonval.Array:
 			for _, it := range v.Items {
 				walk(it, depth+1)
@@ -152,7 +158,7 @@ func emailAt(s string, at int) bool {
 		return false
 	}
 	j := at + 1
-	for j < len(s) && (isAlnum(s[j]) || s[j] == '-' || s[j] == '.') {
+	for j < len(s) && domainByte(s[j]) {
 		j++
 	}
 	domain := strings.TrimRight(s[at+1:j], ".")
@@ -170,16 +176,21 @@ func emailAt(s string, at int) bool {
 		return false
 	}
 	for k := 0; k < len(tld); k++ {
-		if c := tld[k]; !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+		if c := tld[k]; !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80) {
 			return false
 		}
 	}
 	return true
 }
 
+// localByte and domainByte accept any byte of a multi-byte UTF-8
+// character too: internationalised addresses (RFC 6531, IDNA) are e-mail
+// addresses as well ("jöhn@exämple.de", "bob@例え.jp").
 func localByte(c byte) bool {
-	return isAlnum(c) || strings.IndexByte("._%+-", c) >= 0
+	return isAlnum(c) || c >= 0x80 || strings.IndexByte("._%+-", c) >= 0
 }
+
+func domainByte(c byte) bool { return isAlnum(c) || c >= 0x80 || c == '-' || c == '.' }
 
 func isAlnum(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
@@ -199,6 +210,24 @@ func numbers(s string) (phone, card bool) {
 		j := i
 		for j < len(s) && runByte(s[j]) {
 			j++
+		}
+		for i < len(s) && s[i] == ' ' {
+			i++ // blanks before a run are no part of it
+		}
+		if i == len(s) {
+			break
+		}
+		if dotted, k := dottedNumber(s[i:]); k > 0 && !(i > 0 && isAlnum(s[i-1])) && !(i+k < len(s) && isAlnum(s[i+k])) {
+			// Digits grouped by dots: a phone number written 555.123.4567
+			// or 01.23.45.67.89, a card number 4111.1111.1111.1111.
+			switch {
+			case len(dotted) == 16 && luhn(dotted):
+				card = true
+			case len(dotted) == 10:
+				phone = true
+			}
+			i += k
+			continue
 		}
 		// A run glued to a letter ("SO-1001", "2026-10-01T08") is part of
 		// a word, not a number on its own.
@@ -226,6 +255,91 @@ func numbers(s string) (phone, card bool) {
 		}
 	}
 	return phone, card
+}
+
+// dottedNumber reads digits grouped by single dots at the start of s in
+// one of the shapes phone and card numbers are written in (3.3.4, five
+// groups of 2, four groups of 4) and returns the digits and the bytes read,
+// 0 for none. Prices (1234.56), versions (1.2.3), dates (01.10.2026) and
+// IPv4 addresses have other shapes.
+func dottedNumber(s string) ([]byte, int) {
+	var groups [5]int
+	var digits []byte
+	n, g := 0, 0
+	for n < len(s) && g < len(groups) {
+		start := n
+		for n < len(s) && isDigit(s[n]) {
+			n++
+		}
+		if n == start {
+			return nil, 0
+		}
+		digits = append(digits, s[start:n]...)
+		groups[g] = n - start
+		g++
+		if n+1 < len(s) && s[n] == '.' && isDigit(s[n+1]) {
+			n++
+			continue
+		}
+		break
+	}
+	shape := groups[:g]
+	switch {
+	case g == 3 && shape[0] == 3 && shape[1] == 3 && shape[2] == 4,
+		g == 5 && shape[0] == 2 && shape[1] == 2 && shape[2] == 2 && shape[3] == 2 && shape[4] == 2,
+		g == 4 && shape[0] == 4 && shape[1] == 4 && shape[2] == 4 && shape[3] == 4:
+		return digits, n
+	}
+	return nil, 0
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// hasIBAN reports whether s holds an IBAN (ISO 13616): two letters, two
+// check digits and 11 to 30 letters and digits, in groups of four or not,
+// whose mod-97 check (ISO 7064) gives 1.
+func hasIBAN(s string) bool {
+	for i := 0; i+15 <= len(s); i++ {
+		if i > 0 && isAlnum(s[i-1]) || !(isUpper(s[i]) && isUpper(s[i+1]) && isDigit(s[i+2]) && isDigit(s[i+3])) {
+			continue
+		}
+		var b [34]byte
+		n := 0
+		j := i
+		for j < len(s) && n < len(b) && (isAlnum(s[j]) || s[j] == ' ' && j+1 < len(s) && isAlnum(s[j+1]) && n%4 == 0) {
+			if s[j] != ' ' {
+				b[n] = s[j]
+				n++
+			}
+			j++
+		}
+		if n >= 15 && (j == len(s) || !isAlnum(s[j])) && mod97(b[:n]) == 1 {
+			return true
+		}
+	}
+	return false
+}
+
+func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
+
+// mod97 is ISO 7064 MOD 97-10 of an IBAN: its first four characters moved
+// to the end, letters read as 10 to 35.
+func mod97(iban []byte) int {
+	r := 0
+	for k := 0; k < len(iban); k++ {
+		c := iban[(k+4)%len(iban)]
+		switch {
+		case isDigit(c):
+			r = (r*10 + int(c-'0')) % 97
+		case isUpper(c):
+			r = (r*100 + int(c-'A'+10)) % 97
+		case c >= 'a' && c <= 'z':
+			r = (r*100 + int(c-'a'+10)) % 97
+		default:
+			return -1
+		}
+	}
+	return r
 }
 
 func runByte(c byte) bool {

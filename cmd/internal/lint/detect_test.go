@@ -33,6 +33,24 @@ func TestClassify(t *testing.T) {
 		{`{"a":["x",{"b":"ada@example.com"}],"c":"+1 (415) 555-0100"}`, [numKinds]bool{kindEmail: true, kindPhone: true}},
 		{`313.83`, [numKinds]bool{}},
 		{`null`, [numKinds]bool{}},
+		// Digits grouped by dots, in the shapes phone and card numbers are
+		// written in; prices, versions, dates and addresses are not.
+		{`"555.123.4567"`, [numKinds]bool{kindPhone: true}},
+		{`"call 01.23.45.67.89"`, [numKinds]bool{kindPhone: true}},
+		{`"4111.1111.1111.1111"`, [numKinds]bool{kindCard: true}},
+		{`"4111.1111.1111.1112"`, [numKinds]bool{}}, // fails Luhn
+		{`"1234567.89"`, [numKinds]bool{}},
+		{`"v1.2.3"`, [numKinds]bool{}},
+		{`"01.10.2026"`, [numKinds]bool{}},
+		{`"192.168.100.201"`, [numKinds]bool{}},
+		// IBANs, grouped or not; a wrong check digit is none.
+		{`"DE89370400440532013000"`, [numKinds]bool{kindIBAN: true}},
+		{`"pay to FR14 2004 1010 0505 0001 3M02 606"`, [numKinds]bool{kindIBAN: true}},
+		{`"DE88370400440532013000"`, [numKinds]bool{}},
+		{`"SKU DE1234 in stock"`, [numKinds]bool{}},
+		// Internationalised e-mail addresses.
+		{`"jöhn@exämple.de"`, [numKinds]bool{kindEmail: true}},
+		{`"bob@例え.jp"`, [numKinds]bool{kindEmail: true}},
 	}
 	for _, c := range cases {
 		v, err := jsonval.Parse([]byte(c.json))
@@ -69,6 +87,11 @@ func TestNameKinds(t *testing.T) {
 		{"author", [numKinds]bool{}},
 		{"sortKey", [numKinds]bool{}},
 		{"telemetry", [numKinds]bool{}},
+		{"token1", [numKinds]bool{kindCredential: true}},
+		{"pwd2", [numKinds]bool{kindCredential: true}},
+		{"cc1", [numKinds]bool{kindCard: true}},
+		{"ibanCode", [numKinds]bool{kindIBAN: true}},
+		{"tokenize", [numKinds]bool{}},
 	}
 	for _, c := range cases {
 		if got := nameKinds(c.name); got != c.want {
