@@ -88,9 +88,12 @@ type Config struct {
 // Handler serves the Worker's endpoints. It is safe for concurrent use.
 type Handler struct {
 	cfg Config
-	// reading is the bytes of the bodies being read now (MaxReadingBytes).
-	reading atomic.Int64
 }
+
+// reading is the bytes of the bodies being read now in this instance
+// (MaxReadingBytes): one count for every Handler, since the Worker makes a
+// Handler for each request's configuration.
+var reading atomic.Int64
 
 // NewHandler returns the Worker's handler for cfg.
 func NewHandler(cfg Config) *Handler {
@@ -173,15 +176,14 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if r.ContentLength >= 0 {
 			share = r.ContentLength
 		}
-		if h.reading.Add(share) > MaxReadingBytes && share > 0 {
-			h.reading.Add(-share)
+		if reading.Add(share) > MaxReadingBytes && share > 0 {
+			reading.Add(-share)
 			hd.Set("Retry-After", "1")
 			writeError(w, http.StatusServiceUnavailable, wire.CodeInternal, "body", "the Worker is reading too many request bodies at once; retry in a moment")
 			return
 		}
 		var tooLarge bool
-		body, tooLarge = readBounded(r, h.cfg.MaxBodyBytes)
-		h.reading.Add(-share)
+		body, tooLarge = readCounted(r, h.cfg.MaxBodyBytes, share)
 		if tooLarge {
 			writeError(w, http.StatusRequestEntityTooLarge, wire.CodeStateTooLarge, "body", "the request body exceeds "+strconv.FormatInt(h.cfg.MaxBodyBytes, 10)+" bytes")
 			return
@@ -222,6 +224,13 @@ func mediaType(ct string, types []string) string {
 		return ""
 	}
 	return mt
+}
+
+// readCounted is readBounded for a body whose share of the reading budget
+// was taken: it gives the share back however reading ends.
+func readCounted(r *http.Request, max, share int64) ([]byte, bool) {
+	defer reading.Add(-share)
+	return readBounded(r, max)
 }
 
 // readBounded reads at most max bytes of the body. It reports tooLarge as

@@ -732,7 +732,11 @@ func TestShippedConfigsBindNoFaults(t *testing.T) {
 // uploads in flight, the next POST is answered 503 with Retry-After before
 // its body is read; when they finish, POSTs are read again.
 func TestReadingBudget(t *testing.T) {
-	h := NewHandler(Config{Key: testKey})
+	// A Handler per request, as the Worker makes them: the budget is the
+	// instance's, not a Handler's.
+	var h http.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		NewHandler(Config{Key: testKey}).ServeHTTP(w, r)
+	})
 	size := int64(DefaultMaxBodyBytes)
 	n := int(MaxReadingBytes / size)
 	writers := make([]*io.PipeWriter, n)
@@ -749,7 +753,7 @@ func TestReadingBudget(t *testing.T) {
 			done <- w.Code
 		}()
 	}
-	for h.reading.Load() < MaxReadingBytes {
+	for reading.Load() < MaxReadingBytes {
 		runtime.Gosched()
 	}
 	res := do(h, "POST", "/v1/lint", "application/json", []byte(`{}`))
@@ -765,7 +769,7 @@ func TestReadingBudget(t *testing.T) {
 			t.Errorf("an unfinished upload answered %d, want 400", code)
 		}
 	}
-	if got := h.reading.Load(); got != 0 {
+	if got := reading.Load(); got != 0 {
 		t.Fatalf("%d bytes still counted as being read", got)
 	}
 	if res := do(h, "POST", "/v1/lint", "application/json", []byte(`{}`)); res.status == http.StatusServiceUnavailable {
