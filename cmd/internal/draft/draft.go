@@ -816,7 +816,8 @@ func lastWordIn(name string, list []string) bool {
 
 func hasWord(name string, list []string) bool {
 	for _, w := range lint.Words(name) {
-		if slices.Contains(list, w) {
+		// A word with digits after it counts too: "ip4", "address2".
+		if slices.Contains(list, w) || slices.Contains(list, strings.TrimRight(w, "0123456789")) {
 			return true
 		}
 	}

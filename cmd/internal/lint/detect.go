@@ -56,7 +56,8 @@ func nameKinds(name string) (hits [numKinds]bool) {
 	}
 	var joined strings.Builder
 	for _, w := range Words(name) {
-		if k, ok := nameWords[w]; ok {
+		// "token1", "pwd2": the word before the digits counts too.
+		if k, ok := nameWords[strings.TrimRight(w, "0123456789")]; ok {
 			hits[k] = true
 		}
 		joined.WriteString(w)
@@ -70,10 +71,10 @@ func nameKinds(name string) (hits [numKinds]bool) {
 	return hits
 }
 
-// Words splits a name at non-alphanumerics, at lower-to-upper case
-// changes and between letters and digits, lower-cased: "customerEMail_2"
-// -> customer, e, mail, 2; "token1" -> token, 1. The draft names its
-// fields with the same words the detectors read.
+// Words splits a name at non-alphanumerics and at lower-to-upper case
+// changes, lower-cased: "customerEMail_2" -> customer, email, 2. The
+// draft names its fields with the same words the detectors read (which
+// also split a word's letters from its digits: nameKinds).
 func Words(name string) []string {
 	var out []string
 	start := -1
@@ -83,8 +84,7 @@ func Words(name string) []string {
 			c = name[i]
 		}
 		letter := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-		split := !letter || (start >= 0 && (c >= 'A' && c <= 'Z' && name[i-1] >= 'a' && name[i-1] <= 'z' ||
-			isDigit(c) != isDigit(name[i-1])))
+		split := !letter || (start >= 0 && c >= 'A' && c <= 'Z' && name[i-1] >= 'a' && name[i-1] <= 'z')
 		if split && start >= 0 {
 			out = append(out, strings.ToLower(name[start:i]))
 			start = -1
@@ -217,7 +217,8 @@ func numbers(s string) (phone, card bool) {
 		if i == len(s) {
 			break
 		}
-		if dotted, k := dottedNumber(s[i:]); k > 0 && !(i > 0 && isAlnum(s[i-1])) && !(i+k < len(s) && isAlnum(s[i+k])) {
+		if dotted, k := dottedNumber(s[i:]); k > 0 && !(i > 0 && (isAlnum(s[i-1]) || s[i-1] == '.')) &&
+			!(i+k < len(s) && (isAlnum(s[i+k]) || s[i+k] == '.' && i+k+1 < len(s) && isDigit(s[i+k+1]))) {
 			// Digits grouped by dots: a phone number written 555.123.4567
 			// or 01.23.45.67.89, a card number 4111.1111.1111.1111.
 			switch {
@@ -295,25 +296,44 @@ func dottedNumber(s string) ([]byte, int) {
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
-// hasIBAN reports whether s holds an IBAN (ISO 13616): two letters, two
-// check digits and 11 to 30 letters and digits, in groups of four or not,
-// whose mod-97 check (ISO 7064) gives 1.
+// ibanLengths is the length of an IBAN in each country of the ISO 13616
+// registry (SWIFT's IBAN Registry), by country code.
+var ibanLengths = map[string]int{
+	"AD": 24, "AE": 23, "AL": 28, "AT": 20, "AZ": 28, "BA": 20, "BE": 16, "BG": 22, "BH": 22, "BI": 27,
+	"BR": 29, "BY": 28, "CH": 21, "CR": 22, "CY": 28, "CZ": 24, "DE": 22, "DJ": 27, "DK": 18, "DO": 28,
+	"EE": 20, "EG": 29, "ES": 24, "FI": 18, "FK": 18, "FO": 18, "FR": 27, "GB": 22, "GE": 22, "GI": 23,
+	"GL": 18, "GR": 27, "GT": 28, "HR": 21, "HU": 28, "IE": 22, "IL": 23, "IQ": 23, "IS": 26, "IT": 27,
+	"JO": 30, "KW": 30, "KZ": 20, "LB": 28, "LC": 32, "LI": 21, "LT": 20, "LU": 20, "LV": 21, "LY": 25,
+	"MC": 27, "MD": 24, "ME": 22, "MK": 19, "MN": 20, "MR": 27, "MT": 31, "MU": 30, "NI": 28, "NL": 18,
+	"NO": 15, "OM": 23, "PK": 24, "PL": 28, "PS": 29, "PT": 25, "QA": 29, "RO": 24, "RS": 22, "RU": 33,
+	"SA": 24, "SC": 31, "SD": 18, "SE": 24, "SI": 19, "SK": 24, "SM": 27, "SO": 23, "ST": 25, "SV": 28,
+	"TL": 23, "TN": 24, "TR": 26, "UA": 29, "VA": 22, "VG": 24, "XK": 20, "YE": 30,
+}
+
+// hasIBAN reports whether s holds an IBAN (ISO 13616): a country code of
+// the registry, two check digits and the country's number of letters and
+// digits, written whole or in groups of four, whose mod-97 check (ISO
+// 7064) gives 1.
 func hasIBAN(s string) bool {
 	for i := 0; i+15 <= len(s); i++ {
 		if i > 0 && isAlnum(s[i-1]) || !(isUpper(s[i]) && isUpper(s[i+1]) && isDigit(s[i+2]) && isDigit(s[i+3])) {
 			continue
 		}
+		want := ibanLengths[s[i:i+2]]
+		if want == 0 {
+			continue
+		}
 		var b [34]byte
 		n := 0
 		j := i
-		for j < len(s) && n < len(b) && (isAlnum(s[j]) || s[j] == ' ' && j+1 < len(s) && isAlnum(s[j+1]) && n%4 == 0) {
+		for j < len(s) && n < want && (isAlnum(s[j]) || s[j] == ' ' && n > 0 && n%4 == 0 && j+1 < len(s) && isAlnum(s[j+1])) {
 			if s[j] != ' ' {
 				b[n] = s[j]
 				n++
 			}
 			j++
 		}
-		if n >= 15 && (j == len(s) || !isAlnum(s[j])) && mod97(b[:n]) == 1 {
+		if n == want && (j == len(s) || !isAlnum(s[j])) && mod97(b[:n]) == 1 {
 			return true
 		}
 	}

@@ -48,6 +48,14 @@ func TestClassify(t *testing.T) {
 		{`"pay to FR14 2004 1010 0505 0001 3M02 606"`, [numKinds]bool{kindIBAN: true}},
 		{`"DE88370400440532013000"`, [numKinds]bool{}},
 		{`"SKU DE1234 in stock"`, [numKinds]bool{}},
+		{`"GM2951173225174433"`, [numKinds]bool{}},               // a tracking number: GM is no IBAN country
+		{`"Flight LH12 pack will from today"`, [numKinds]bool{}}, // nor LH
+		{`"DE89 3704 0044 0532 0130 00"`, [numKinds]bool{kindIBAN: true}},
+		{`"DE893704004405320130001"`, [numKinds]bool{}}, // a German IBAN has 22 characters
+		// The end of a longer chain of dotted numbers is no phone number.
+		{`"backup-2026.12.01.14.30.45.tar.gz"`, [numKinds]bool{}},
+		{`"build 2024.05.13.09.41.22"`, [numKinds]bool{}},
+		{`"12.34.56.78.90.12"`, [numKinds]bool{}},
 		// Internationalised e-mail addresses.
 		{`"jöhn@exämple.de"`, [numKinds]bool{kindEmail: true}},
 		{`"bob@例え.jp"`, [numKinds]bool{kindEmail: true}},
