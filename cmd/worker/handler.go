@@ -168,12 +168,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusUnsupportedMediaType, wire.CodeInvalidRequest, "content-type", "the body must be sent as "+strings.Join(rt.types, " or ")+" (UTF-8)")
 			return
 		}
-		if r.ContentLength > h.cfg.MaxBodyBytes {
-			writeError(w, http.StatusRequestEntityTooLarge, wire.CodeStateTooLarge, "body", "the request body exceeds "+strconv.FormatInt(h.cfg.MaxBodyBytes, 10)+" bytes")
-			return
-		}
+		// A body's share of the budget: its declared length, or the bound
+		// (a longer declared one is refused unread by readBounded).
 		share := h.cfg.MaxBodyBytes
-		if r.ContentLength >= 0 {
+		if r.ContentLength >= 0 && r.ContentLength < share {
 			share = r.ContentLength
 		}
 		if reading.Add(share) > MaxReadingBytes && share > 0 {

@@ -1963,11 +1963,11 @@ func xmlElementAt(s string, i int) bool {
 	for end < len(s) && end-v <= maxBody && s[end] != '<' && !isSpace(s[end]) {
 		end++
 	}
-	close := end
-	for close < len(s) && close-end <= 128 && isSpace(s[close]) {
-		close++
+	tag := end
+	for tag < len(s) && tag-end <= 128 && isSpace(s[tag]) {
+		tag++
 	}
-	if close+1 >= len(s) || s[close] != '<' || s[close+1] != '/' {
+	if tag+1 >= len(s) || s[tag] != '<' || s[tag+1] != '/' {
 		return false
 	}
 	name := s[j:i]

@@ -60,13 +60,8 @@ func decodedCredential(original, s string) bool {
 // decoded again: valid UTF-8 text with no controls but blanks; random
 // words count when random is set.
 func judgedDecoded(s string, random bool) bool {
-	if len(s) < 8 || !utf8.ValidString(s) {
+	if len(s) < 8 || !controlFree(s) || !utf8.ValidString(s) {
 		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 && c != '\t' && c != '\n' && c != '\r' || c == 0x7f {
-			return false
-		}
 	}
 	s = normalize(s)
 	return len(s) >= 8 && (scan(s) || setCookieValue(s) || random && randomWord(s))
@@ -273,58 +268,26 @@ func encodedWord(s string) bool {
 func decodesToCredential(w string, pad int) bool {
 	var buf [3 * maxBody]byte
 	b := buf[:0]
-	if len(w)%2 == 0 && pad == 0 && hexDigits(w) {
+	if len(w)%2 == 0 && pad == 0 && hexWord(w) && strings.IndexByte(w, '-') < 0 {
 		for k := 0; k < len(w); k += 2 {
 			b = append(b, byte(hexByte(w[k], w[k+1])))
 		}
 	} else {
 		var ok bool
-		if b, ok = appendBase64(b, w, pad); !ok {
+		if b, ok = appendBase64Word(b, w, pad); !ok {
 			return false
 		}
 	}
 	return text(b) && judgedDecoded(string(b), true)
 }
 
-// hexDigits reports whether w is hex digits only.
-func hexDigits(w string) bool {
-	for i := 0; i < len(w); i++ {
-		if !isHex(w[i]) {
-			return false
-		}
-	}
-	return true
-}
-
-// appendBase64 appends the bytes base64 word w decodes to, in the standard
-// or the URL alphabet (not both), with pad "=" after it or none.
-func appendBase64(b []byte, w string, pad int) ([]byte, bool) {
-	std, url := strings.ContainsAny(w, "+/"), strings.ContainsAny(w, "-_")
-	if std && url || len(w)%4 == 1 || pad > 0 && (len(w)+pad)%4 != 0 {
+// appendBase64Word appends the bytes base64 word w decodes to, in the
+// standard or the URL alphabet (not both), with pad "=" after it or none.
+func appendBase64Word(b []byte, w string, pad int) ([]byte, bool) {
+	if strings.ContainsAny(w, "+/") && strings.ContainsAny(w, "-_") || len(w)%4 == 1 || pad > 0 && (len(w)+pad)%4 != 0 {
 		return b, false
 	}
-	var acc uint32
-	for i := 0; i < len(w); i++ {
-		c := w[i]
-		switch c {
-		case '-':
-			c = '+'
-		case '_':
-			c = '/'
-		}
-		acc = acc<<6 | uint32(base64Value(c))
-		if i%4 == 3 {
-			b = append(b, byte(acc>>16), byte(acc>>8), byte(acc))
-			acc = 0
-		}
-	}
-	switch len(w) % 4 {
-	case 2:
-		b = append(b, byte(acc>>4))
-	case 3:
-		b = append(b, byte(acc>>10), byte(acc>>2))
-	}
-	return b, true
+	return appendBase64(b, w, true)
 }
 
 // encodedByte reports whether c can be part of a base64, base64url or hex
@@ -332,11 +295,15 @@ func appendBase64(b []byte, w string, pad int) ([]byte, bool) {
 func encodedByte(c byte) bool { return base64Byte(c) || c == '-' || c == '_' }
 
 // text reports whether b is UTF-8 text with no controls but blanks.
-func text(b []byte) bool {
-	for _, c := range b {
-		if c < 0x20 && c != '\t' && c != '\n' && c != '\r' || c == 0x7f {
+func text(b []byte) bool { return controlFree(b) && utf8.Valid(b) }
+
+// controlFree reports whether s holds no control character but tab and
+// line breaks.
+func controlFree[T string | []byte](s T) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 && c != '\t' && c != '\n' && c != '\r' || c == 0x7f {
 			return false
 		}
 	}
-	return utf8.Valid(b)
+	return true
 }

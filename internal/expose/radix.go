@@ -61,24 +61,36 @@ func decodeBase64(s string) ([]byte, bool) {
 	if n%4 == 1 || (n < len(s) && n%4 == 0) {
 		return nil, false
 	}
-	out := make([]byte, 0, n*3/4)
+	return appendBase64(make([]byte, 0, n*3/4), s[:n], false)
+}
+
+// appendBase64 appends to b the bytes the base64 digits s stand for (no
+// padding; with url set, "-" and "_" read as "+" and "/", base64url's),
+// and reports false for a character that is no digit.
+func appendBase64(b []byte, s string, url bool) ([]byte, bool) {
 	var acc uint32
-	for i := 0; i < n; i++ {
-		v := base64Value(s[i])
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if url && c == '-' {
+			c = '+'
+		} else if url && c == '_' {
+			c = '/'
+		}
+		v := base64Value(c)
 		if v < 0 {
-			return nil, false
+			return b, false
 		}
 		acc = acc<<6 | uint32(v)
 		if i%4 == 3 {
-			out = append(out, byte(acc>>16), byte(acc>>8), byte(acc))
+			b = append(b, byte(acc>>16), byte(acc>>8), byte(acc))
 			acc = 0
 		}
 	}
-	switch n % 4 {
+	switch len(s) % 4 {
 	case 2:
-		out = append(out, byte(acc>>4))
+		b = append(b, byte(acc>>4))
 	case 3:
-		out = append(out, byte(acc>>10), byte(acc>>2))
+		b = append(b, byte(acc>>10), byte(acc>>2))
 	}
-	return out, true
+	return b, true
 }
