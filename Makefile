@@ -11,6 +11,11 @@ GO_SOURCES := $(shell find wasm internal -name '*.go' -not -name '*_test.go') go
 # V8 (BENCHMARKS.md, "Where the start-up goes").
 WASM_FLAGS := -buildmode=c-shared -trimpath -buildvcs=false -ldflags='-s -w -buildid=' \
 	-gcflags='github.com/pinholectx/pinhole/...=-l'
+# Every module we ship is then passed through addrfold, which folds Go's
+# address arithmetic into the loads' and stores' offsets: 7% less code for
+# V8 to validate and compile at start-up (RATIONALE.md, "Go's address
+# arithmetic is folded after linking").
+ADDRFOLD := $(GO) run ./internal/addrfold/cmd/addrfold
 
 # Fragments append their suites to TEST_TARGETS and benchmarks to BENCH_TARGETS.
 TEST_TARGETS := test-go test-checks
@@ -23,6 +28,7 @@ wasm: $(WASM)
 $(WASM): $(GO_SOURCES) Makefile
 	@mkdir -p build
 	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_FLAGS) -o $@ ./wasm
+	$(ADDRFOLD) $@
 
 cli:
 	@mkdir -p bin

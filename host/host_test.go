@@ -12,6 +12,7 @@ import (
 
 	"github.com/tetratelabs/wazero"
 
+	"github.com/pinholectx/pinhole/internal/addrfold"
 	"github.com/pinholectx/pinhole/internal/session"
 	"github.com/pinholectx/pinhole/internal/wire"
 )
@@ -387,5 +388,22 @@ func TestConcurrentSessions(t *testing.T) {
 		if err := <-errs; err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// TestModuleFolded checks that the module the tests run is the one `make
+// wasm` ships: its address arithmetic folded (internal/addrfold), so that
+// every suite runs on the folded code. A second fold finds nothing left.
+func TestModuleFolded(t *testing.T) {
+	wasm, err := os.ReadFile(wasmPath)
+	if err != nil {
+		t.Fatal("build/pinhole.wasm is missing (run make wasm): ", err)
+	}
+	_, st, err := addrfold.Fold(wasm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Functions < 1000 || st.Folded != 0 || st.Removed != 0 {
+		t.Fatalf("folding build/pinhole.wasm again: %+v; want over 1,000 functions and nothing folded", st)
 	}
 }

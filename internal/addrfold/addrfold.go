@@ -1,0 +1,422 @@
+// Package addrfold shrinks a Go-compiled WebAssembly module by folding
+// constant address arithmetic into the offset immediates of the loads and
+// stores that use it.
+//
+// Go's wasm back end computes the address of a stack slot or a field as
+//
+//	local.get $sp; i64.extend_i32_u; i64.const 16; i64.add; i32.wrap_i64; i64.load
+//
+// five instructions where WebAssembly needs one (`local.get $sp; i64.load
+// offset=16`). A third of the loads and stores of pinhole.wasm are written
+// so. V8 validates every function of a module when it compiles it and
+// compiles each with Liftoff on its first call, both at a cost in
+// proportion to the instructions, so the start-up pays for each of them
+// (BENCHMARKS.md, "Folded addresses").
+//
+// The fold is exact for every address inside linear memory: a memory
+// instruction's effective address is its operand plus its offset, computed
+// without wrapping, where Go's sequence wraps at 2^32. The two differ only
+// when base plus constant reaches 2^32, which a field of an object or a
+// slot of a frame in memory cannot: there the folded instruction would
+// trap where the original read low memory. Nothing else changes: no
+// instruction moves, and control flow, function indices (Go's program
+// counters) and the other sections are copied byte for byte.
+package addrfold
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Stats counts what Fold changed.
+type Stats struct {
+	Functions int // function bodies in the code section
+	Folded    int // loads and stores whose offset took in an addition
+	Removed   int // instructions removed
+	BytesIn   int // the code section's size before
+	BytesOut  int // and after
+}
+
+// ErrFormat is wrapped by the errors Fold returns for a module it cannot
+// read: malformed, or holding an instruction outside the set it knows.
+var ErrFormat = errors.New("addrfold: unsupported module")
+
+// Opcodes Fold reads or writes.
+const (
+	opI64Const     = 0x42
+	opI64Add       = 0x7c
+	opI32WrapI64   = 0xa7
+	opI64ExtendU32 = 0xad
+	opFirstMemory  = 0x28 // i32.load
+	opLastLoad     = 0x35 // i64.load32_u
+	opLastMemory   = 0x3e // i64.store32
+	sectionCode    = 10
+)
+
+// maxOffset bounds the offsets Fold writes. The constants Go adds are a
+// field's place in its object or a slot's in its stack frame, far below
+// it; a larger one is left as Go wrote it.
+const maxOffset = 1 << 20
+
+// Fold returns module with its constant address additions folded, and what
+// it changed. module is not modified. A module Fold cannot read is returned
+// with an error wrapping ErrFormat.
+func Fold(module []byte) ([]byte, Stats, error) {
+	var st Stats
+	if len(module) < 8 || string(module[:4]) != "\x00asm" || module[4] != 1 || module[5] != 0 || module[6] != 0 || module[7] != 0 {
+		return nil, st, fmt.Errorf("%w: not a WebAssembly 1.0 binary", ErrFormat)
+	}
+	out := make([]byte, 0, len(module))
+	out = append(out, module[:8]...)
+	r := reader{b: module, p: 8}
+	for r.p < len(module) {
+		id := r.byte()
+		size := int(r.u32())
+		start := r.p
+		if r.err != nil || size > len(module)-start {
+			return nil, st, fmt.Errorf("%w: section header at byte %d", ErrFormat, start)
+		}
+		body := module[start : start+size]
+		r.p = start + size
+		if id != sectionCode {
+			out = append(out, id)
+			out = appendU32(out, uint32(size))
+			out = append(out, body...)
+			continue
+		}
+		code, err := foldCode(body, &st)
+		if err != nil {
+			return nil, st, err
+		}
+		st.BytesIn, st.BytesOut = len(body), len(code)
+		out = append(out, id)
+		out = appendU32(out, uint32(len(code)))
+		out = append(out, code...)
+	}
+	if r.err != nil {
+		return nil, st, fmt.Errorf("%w: %v", ErrFormat, r.err)
+	}
+	return out, st, nil
+}
+
+// foldCode rewrites a code section's bodies.
+func foldCode(sec []byte, st *Stats) ([]byte, error) {
+	r := reader{b: sec}
+	n := r.u32()
+	out := appendU32(make([]byte, 0, len(sec)), n)
+	var f folder
+	for i := uint32(0); i < n && r.err == nil; i++ {
+		size := int(r.u32())
+		if r.err != nil || size > len(sec)-r.p {
+			return nil, fmt.Errorf("%w: body %d runs past the code section", ErrFormat, i)
+		}
+		body, err := f.fold(sec[r.p:r.p+size], st)
+		if err != nil {
+			return nil, fmt.Errorf("%w (function body %d)", err, i)
+		}
+		r.p += size
+		out = appendU32(out, uint32(len(body)))
+		out = append(out, body...)
+		st.Functions++
+	}
+	if r.err != nil || r.p != len(sec) {
+		return nil, fmt.Errorf("%w: malformed code section", ErrFormat)
+	}
+	return out, nil
+}
+
+// An instr is one decoded instruction of a body.
+type instr struct {
+	op         byte   // the opcode (the first byte; 0xfc for the prefixed ones)
+	sub        uint32 // the sub-opcode of a 0xfc instruction
+	start, end int    // its bytes in the body
+	imm        int64  // i64.const's value
+	align      uint32 // a memory instruction's alignment
+	offset     uint64 // and offset
+	removed    bool
+	folded     bool
+}
+
+// A folder holds the buffers reused from body to body.
+type folder struct {
+	ins []instr
+}
+
+// fold rewrites one function body.
+func (f *folder) fold(body []byte, st *Stats) ([]byte, error) {
+	r := reader{b: body}
+	// The local declarations are copied as they are.
+	for n := r.u32(); n > 0 && r.err == nil; n-- {
+		r.u32()
+		r.byte()
+	}
+	if r.err != nil {
+		return nil, fmt.Errorf("%w: malformed local declarations", ErrFormat)
+	}
+	locals := r.p
+	ins, err := decode(body, locals, f.ins[:0])
+	f.ins = ins
+	if err != nil {
+		return nil, err
+	}
+	changed := false
+	for i := 2; i < len(ins); i++ {
+		if ins[i].op != opI32WrapI64 {
+			continue
+		}
+		if ins[i-1].op == opI64ExtendU32 && !ins[i-1].removed {
+			// wrap(extend_u(x)) is x.
+			ins[i-1].removed, ins[i].removed = true, true
+			st.Removed += 2
+			changed = true
+			continue
+		}
+		c := &ins[i-2]
+		if ins[i-1].op != opI64Add || c.op != opI64Const || c.imm < 0 || c.imm >= maxOffset || c.removed {
+			continue
+		}
+		m := consumer(ins, i)
+		if m < 0 || ins[m].offset+uint64(c.imm) >= maxOffset {
+			continue
+		}
+		ins[m].offset += uint64(c.imm)
+		ins[m].folded = true
+		c.removed, ins[i-1].removed = true, true
+		st.Folded++
+		st.Removed += 2
+		if i >= 3 && ins[i-3].op == opI64ExtendU32 && !ins[i-3].removed {
+			ins[i-3].removed, ins[i].removed = true, true
+			st.Removed += 2
+		}
+		changed = true
+	}
+	if !changed {
+		return body, nil
+	}
+	out := make([]byte, 0, len(body))
+	out = append(out, body[:locals]...)
+	for _, in := range ins {
+		switch {
+		case in.removed:
+		case in.folded:
+			out = append(out, in.op)
+			out = appendU32(out, in.align)
+			out = appendU32(out, uint32(in.offset))
+		default:
+			out = append(out, body[in.start:in.end]...)
+		}
+	}
+	return out, nil
+}
+
+// consumer returns the index of the load or store whose address operand is
+// the value ins[w] leaves on the stack, when it is reached by straight-line
+// code; -1 otherwise. It follows the stack's height from w on: the value is
+// at the bottom, and the first instruction that pops it must be the memory
+// instruction, with it as its first operand.
+func consumer(ins []instr, w int) int {
+	height := 1
+	for j := w + 1; j < len(ins); j++ {
+		in := &ins[j]
+		if in.removed {
+			continue
+		}
+		pops, pushes, ok := effect(in)
+		if !ok {
+			return -1
+		}
+		if pops < height {
+			height += pushes - pops
+			continue
+		}
+		if pops != height || in.op < opFirstMemory || in.op > opLastMemory {
+			return -1
+		}
+		return j
+	}
+	return -1
+}
+
+// effect is the number of values a straight-line instruction pops and
+// pushes; ok is false for control flow, calls and anything not listed, where
+// consumer stops looking.
+func effect(in *instr) (pops, pushes int, ok bool) {
+	op := in.op
+	switch {
+	case op == 0x20 || op == 0x23 || (op >= 0x41 && op <= 0x44) || op == 0x3f: // local.get, global.get, consts, memory.size
+		return 0, 1, true
+	case op == 0x21 || op == 0x24 || op == 0x1a: // local.set, global.set, drop
+		return 1, 0, true
+	case op == 0x22 || op == 0x40: // local.tee, memory.grow
+		return 1, 1, true
+	case op >= opFirstMemory && op <= opLastLoad:
+		return 1, 1, true
+	case op > opLastLoad && op <= opLastMemory:
+		return 2, 0, true
+	case op == 0x1b: // select
+		return 3, 1, true
+	case op == 0x45 || op == 0x50 || (op >= 0x67 && op <= 0x69) || (op >= 0x79 && op <= 0x7b) ||
+		(op >= 0x8b && op <= 0x91) || (op >= 0x99 && op <= 0x9f) || (op >= 0xa7 && op <= 0xc4): // unary, conversions
+		return 1, 1, true
+	case (op >= 0x46 && op <= 0x4f) || (op >= 0x51 && op <= 0x66) || (op >= 0x6a && op <= 0x78) ||
+		(op >= 0x7c && op <= 0x8a) || (op >= 0x92 && op <= 0x98) || (op >= 0xa0 && op <= 0xa6): // binary
+		return 2, 1, true
+	case op == 0xfc && in.sub <= 7: // saturating truncations
+		return 1, 1, true
+	}
+	return 0, 0, false
+}
+
+// decode reads the instructions of body from p to its end.
+func decode(body []byte, p int, ins []instr) ([]instr, error) {
+	r := reader{b: body, p: p}
+	for r.p < len(body) && r.err == nil {
+		in := instr{start: r.p}
+		in.op = r.byte()
+		switch op := in.op; {
+		case op == 0x02 || op == 0x03 || op == 0x04: // block, loop, if
+			if t := r.byte(); t != 0x40 && !(t >= 0x6f && t <= 0x7f) {
+				r.p--
+				r.s64() // a type index (s33)
+			}
+		case op == 0x0c || op == 0x0d || op == 0x10 || (op >= 0x20 && op <= 0x26) || op == 0xd2: // br, br_if, call, variables, table.get/set, ref.func
+			r.u32()
+		case op == 0x0e: // br_table
+			for n := r.u32(); n > 0 && r.err == nil; n-- {
+				r.u32()
+			}
+			r.u32()
+		case op == 0x11: // call_indirect
+			r.u32()
+			r.u32()
+		case op == 0x1c: // select t*
+			for n := r.u32(); n > 0 && r.err == nil; n-- {
+				r.byte()
+			}
+		case op >= opFirstMemory && op <= opLastMemory:
+			in.align = r.u32()
+			in.offset = uint64(r.u32())
+			if in.align&0x40 != 0 { // a memory index (multi-memory): left alone
+				return ins, fmt.Errorf("%w: multiple memories", ErrFormat)
+			}
+		case op == 0x3f || op == 0x40: // memory.size, memory.grow
+			r.u32()
+		case op == 0x41:
+			r.s64()
+		case op == opI64Const:
+			in.imm = r.s64()
+		case op == 0x43:
+			r.skip(4)
+		case op == 0x44:
+			r.skip(8)
+		case op == 0xd0: // ref.null
+			r.byte()
+		case op == 0x00 || op == 0x01 || op == 0x05 || op == 0x0b || op == 0x0f || op == 0x1a || op == 0x1b || op == 0xd1 ||
+			(op >= 0x45 && op <= 0xc4):
+		case op == 0xfc:
+			in.sub = r.u32()
+			switch s := in.sub; {
+			case s <= 7:
+			case s == 8: // memory.init
+				r.u32()
+				r.u32()
+			case s == 9 || s == 11 || s == 13 || (s >= 15 && s <= 17): // data.drop, memory.fill, elem.drop, table.grow/size/fill
+				r.u32()
+			case s == 10 || s == 12 || s == 14: // memory.copy, table.init, table.copy
+				r.u32()
+				r.u32()
+			default:
+				return ins, fmt.Errorf("%w: instruction 0xfc %d at byte %d", ErrFormat, s, in.start)
+			}
+		default:
+			return ins, fmt.Errorf("%w: opcode 0x%02x at byte %d", ErrFormat, op, in.start)
+		}
+		in.end = r.p
+		ins = append(ins, in)
+	}
+	if r.err != nil {
+		return ins, fmt.Errorf("%w: %v", ErrFormat, r.err)
+	}
+	if len(ins) == 0 || ins[len(ins)-1].op != 0x0b {
+		return ins, fmt.Errorf("%w: a body that does not end with end", ErrFormat)
+	}
+	return ins, nil
+}
+
+// A reader reads LEB128 numbers and bytes; its first error sticks.
+type reader struct {
+	b   []byte
+	p   int
+	err error
+}
+
+func (r *reader) byte() byte {
+	if r.p >= len(r.b) {
+		r.fail()
+		return 0
+	}
+	r.p++
+	return r.b[r.p-1]
+}
+
+func (r *reader) skip(n int) {
+	if n > len(r.b)-r.p {
+		r.fail()
+		return
+	}
+	r.p += n
+}
+
+func (r *reader) fail() {
+	if r.err == nil {
+		r.err = errors.New("unexpected end of input")
+	}
+	r.p = len(r.b)
+}
+
+// u32 reads an unsigned LEB128 number of at most 32 bits.
+func (r *reader) u32() uint32 {
+	var v uint64
+	for shift := 0; shift < 35; shift += 7 {
+		c := r.byte()
+		v |= uint64(c&0x7f) << shift
+		if c&0x80 == 0 {
+			if v >= 1<<32 && r.err == nil {
+				r.err = errors.New("u32 out of range")
+			}
+			return uint32(v)
+		}
+	}
+	if r.err == nil {
+		r.err = errors.New("u32 too long")
+	}
+	return 0
+}
+
+// s64 reads a signed LEB128 number of at most 64 bits.
+func (r *reader) s64() int64 {
+	var v int64
+	for shift := 0; shift < 70; shift += 7 {
+		c := r.byte()
+		v |= int64(c&0x7f) << shift
+		if c&0x80 == 0 {
+			if shift < 63 && c&0x40 != 0 {
+				v |= -1 << (shift + 7)
+			}
+			return v
+		}
+	}
+	if r.err == nil {
+		r.err = errors.New("s64 too long")
+	}
+	return 0
+}
+
+// appendU32 appends v as unsigned LEB128.
+func appendU32(b []byte, v uint32) []byte {
+	for v >= 0x80 {
+		b = append(b, byte(v)|0x80)
+		v >>= 7
+	}
+	return append(b, byte(v))
+}
