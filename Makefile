@@ -17,6 +17,10 @@ WASM_FLAGS := -buildmode=c-shared -trimpath -buildvcs=false -ldflags='-s -w -bui
 # arithmetic is folded after linking").
 ADDRFOLD := $(GO) run ./internal/addrfold/cmd/addrfold
 
+# A target whose recipe fails is deleted, so that a module built but not
+# folded (addrfold below) is never taken for a finished one.
+.DELETE_ON_ERROR:
+
 # Fragments append their suites to TEST_TARGETS and benchmarks to BENCH_TARGETS.
 TEST_TARGETS := test-go test-checks
 BENCH_TARGETS := bench-go

@@ -70,18 +70,17 @@ func Fold(module []byte) ([]byte, Stats, error) {
 	out = append(out, module[:8]...)
 	r := reader{b: module, p: 8}
 	for r.p < len(module) {
+		header := r.p
 		id := r.byte()
 		size := int(r.u32())
 		start := r.p
 		if r.err != nil || size > len(module)-start {
-			return nil, st, fmt.Errorf("%w: section header at byte %d", ErrFormat, start)
+			return nil, st, fmt.Errorf("%w: section header at byte %d", ErrFormat, header)
 		}
 		body := module[start : start+size]
 		r.p = start + size
 		if id != sectionCode {
-			out = append(out, id)
-			out = appendU32(out, uint32(size))
-			out = append(out, body...)
+			out = append(out, module[header:r.p]...) // header and all, as written
 			continue
 		}
 		code, err := foldCode(body, &st)
@@ -142,24 +141,40 @@ type folder struct {
 	ins []instr
 }
 
-// fold rewrites one function body.
+// fold rewrites one function body, until nothing is left to fold: a fold
+// can bring a wrap next to an extend, or a constant next to its addition,
+// that were apart (Go's output has no such chains; a second pass is then
+// only a check).
 func (f *folder) fold(body []byte, st *Stats) ([]byte, error) {
+	for {
+		out, changed, err := f.foldOnce(body, st)
+		if err != nil || !changed {
+			return out, err
+		}
+		body = out
+	}
+}
+
+// foldOnce folds what one pass over body finds, and says whether it found
+// anything.
+func (f *folder) foldOnce(body []byte, st *Stats) (out []byte, changed bool, err error) {
 	r := reader{b: body}
 	// The local declarations are copied as they are.
 	for n := r.u32(); n > 0 && r.err == nil; n-- {
 		r.u32()
-		r.byte()
+		if !valueType(r.byte()) {
+			return nil, false, fmt.Errorf("%w: a local of a type it does not know", ErrFormat)
+		}
 	}
 	if r.err != nil {
-		return nil, fmt.Errorf("%w: malformed local declarations", ErrFormat)
+		return nil, false, fmt.Errorf("%w: malformed local declarations", ErrFormat)
 	}
 	locals := r.p
 	ins, err := decode(body, locals, f.ins[:0])
 	f.ins = ins
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	changed := false
 	for i := 2; i < len(ins); i++ {
 		if ins[i].op != opI32WrapI64 {
 			continue
@@ -191,9 +206,9 @@ func (f *folder) fold(body []byte, st *Stats) ([]byte, error) {
 		changed = true
 	}
 	if !changed {
-		return body, nil
+		return body, false, nil
 	}
-	out := make([]byte, 0, len(body))
+	out = make([]byte, 0, len(body))
 	out = append(out, body[:locals]...)
 	for _, in := range ins {
 		switch {
@@ -206,7 +221,7 @@ func (f *folder) fold(body []byte, st *Stats) ([]byte, error) {
 			out = append(out, body[in.start:in.end]...)
 		}
 	}
-	return out, nil
+	return out, true, nil
 }
 
 // consumer returns the index of the load or store whose address operand is
@@ -275,9 +290,11 @@ func decode(body []byte, p int, ins []instr) ([]instr, error) {
 		in.op = r.byte()
 		switch op := in.op; {
 		case op == 0x02 || op == 0x03 || op == 0x04: // block, loop, if
-			if t := r.byte(); t != 0x40 && !(t >= 0x6f && t <= 0x7f) {
+			if t := r.byte(); t != 0x40 && !valueType(t) {
 				r.p--
-				r.s64() // a type index (s33)
+				if r.s64() < 0 { // a type index (s33), or a type it does not know
+					return ins, fmt.Errorf("%w: block type at byte %d", ErrFormat, in.start)
+				}
 			}
 		case op == 0x0c || op == 0x0d || op == 0x10 || (op >= 0x20 && op <= 0x26) || op == 0xd2: // br, br_if, call, variables, table.get/set, ref.func
 			r.u32()
@@ -291,7 +308,9 @@ func decode(body []byte, p int, ins []instr) ([]instr, error) {
 			r.u32()
 		case op == 0x1c: // select t*
 			for n := r.u32(); n > 0 && r.err == nil; n-- {
-				r.byte()
+				if !valueType(r.byte()) {
+					return ins, fmt.Errorf("%w: select type at byte %d", ErrFormat, in.start)
+				}
 			}
 		case op >= opFirstMemory && op <= opLastMemory:
 			in.align = r.u32()
@@ -310,7 +329,9 @@ func decode(body []byte, p int, ins []instr) ([]instr, error) {
 		case op == 0x44:
 			r.skip(8)
 		case op == 0xd0: // ref.null
-			r.byte()
+			if t := r.byte(); t != 0x70 && t != 0x6f {
+				return ins, fmt.Errorf("%w: ref.null type at byte %d", ErrFormat, in.start)
+			}
 		case op == 0x00 || op == 0x01 || op == 0x05 || op == 0x0b || op == 0x0f || op == 0x1a || op == 0x1b || op == 0xd1 ||
 			(op >= 0x45 && op <= 0xc4):
 		case op == 0xfc:
@@ -341,6 +362,13 @@ func decode(body []byte, p int, ins []instr) ([]instr, error) {
 		return ins, fmt.Errorf("%w: a body that does not end with end", ErrFormat)
 	}
 	return ins, nil
+}
+
+// valueType reports whether t is a value type of WebAssembly 2.0 (i32,
+// i64, f32, f64, v128, funcref, externref); the reference types of later
+// proposals are longer and refused.
+func valueType(t byte) bool {
+	return (t >= 0x7b && t <= 0x7f) || t == 0x70 || t == 0x6f
 }
 
 // A reader reads LEB128 numbers and bytes; its first error sticks.

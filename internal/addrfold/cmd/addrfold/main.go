@@ -27,6 +27,10 @@ func main() {
 }
 
 func run(file string) error {
+	info, err := os.Stat(file)
+	if err != nil {
+		return err
+	}
 	in, err := os.ReadFile(file)
 	if err != nil {
 		return err
@@ -38,7 +42,7 @@ func run(file string) error {
 	// Written beside it and renamed, so that a failed write leaves the
 	// module whole.
 	tmp := file + ".tmp"
-	if err := os.WriteFile(tmp, out, 0o644); err != nil {
+	if err := os.WriteFile(tmp, out, info.Mode().Perm()); err != nil {
 		return err
 	}
 	if err := os.Rename(tmp, file); err != nil {
