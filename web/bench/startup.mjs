@@ -24,8 +24,12 @@ const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, "../..");
 const out = join(repo, "build", "bench-startup");
 const quick = process.argv.includes("--quick") || !!process.env.BENCH_QUICK;
+// As many rounds in Chromium as in Node: a fresh browser context's round
+// spreads more widely than a Node process's (p10–p90 of the per-round
+// ratio 1.16–2.63 in one run), and with 21 rounds the ratio of the
+// medians moved between 1.25 and 1.76 from run to run of the same code.
 const NODE_ROUNDS = quick ? 3 : 41;
-const PAGE_ROUNDS = quick ? 3 : 21;
+const PAGE_ROUNDS = quick ? 3 : 41;
 const bi = process.argv.indexOf("--baseline");
 const BASELINE = bi > 0 ? resolve(process.argv[bi + 1]) : null;
 const MODULES = BASELINE ? ["pinhole", "empty", "baseline"] : ["pinhole", "empty"];
