@@ -7,7 +7,7 @@
 //	local.get $sp; i64.extend_i32_u; i64.const 16; i64.add; i32.wrap_i64; i64.load
 //
 // five instructions where WebAssembly needs one (`local.get $sp; i64.load
-// offset=16`). A third of the loads and stores of pinhole.wasm are written
+// offset=16`). A quarter of the loads and stores of pinhole.wasm are written
 // so. V8 validates every function of a module when it compiles it and
 // compiles each with Liftoff on its first call, both at a cost in
 // proportion to the instructions, so the start-up pays for each of them
