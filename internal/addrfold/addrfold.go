@@ -175,11 +175,15 @@ func (f *folder) foldOnce(body []byte, st *Stats) (out []byte, changed bool, err
 	if err != nil {
 		return nil, false, err
 	}
+	// A fold at the wrap ins[i] removes only instructions at i or before,
+	// and only a wrap's neighbours: what a later wrap looks back at (an
+	// extend, an add, a constant) and what consumer looks ahead at are
+	// never removed ones.
 	for i := 2; i < len(ins); i++ {
 		if ins[i].op != opI32WrapI64 {
 			continue
 		}
-		if ins[i-1].op == opI64ExtendU32 && !ins[i-1].removed {
+		if ins[i-1].op == opI64ExtendU32 {
 			// wrap(extend_u(x)) is x.
 			ins[i-1].removed, ins[i].removed = true, true
 			st.Removed += 2
@@ -187,7 +191,7 @@ func (f *folder) foldOnce(body []byte, st *Stats) (out []byte, changed bool, err
 			continue
 		}
 		c := &ins[i-2]
-		if ins[i-1].op != opI64Add || c.op != opI64Const || c.imm < 0 || c.imm >= maxOffset || c.removed {
+		if ins[i-1].op != opI64Add || c.op != opI64Const || c.imm < 0 || c.imm >= maxOffset {
 			continue
 		}
 		m := consumer(ins, i)
@@ -199,7 +203,7 @@ func (f *folder) foldOnce(body []byte, st *Stats) (out []byte, changed bool, err
 		c.removed, ins[i-1].removed = true, true
 		st.Folded++
 		st.Removed += 2
-		if i >= 3 && ins[i-3].op == opI64ExtendU32 && !ins[i-3].removed {
+		if i >= 3 && ins[i-3].op == opI64ExtendU32 {
 			ins[i-3].removed, ins[i].removed = true, true
 			st.Removed += 2
 		}
@@ -233,9 +237,6 @@ func consumer(ins []instr, w int) int {
 	height := 1
 	for j := w + 1; j < len(ins); j++ {
 		in := &ins[j]
-		if in.removed {
-			continue
-		}
 		pops, pushes, ok := effect(in)
 		if !ok {
 			return -1
@@ -315,7 +316,7 @@ func decode(body []byte, p int, ins []instr) ([]instr, error) {
 		case op >= opFirstMemory && op <= opLastMemory:
 			in.align = r.u32()
 			in.offset = uint64(r.u32())
-			if in.align&0x40 != 0 { // a memory index (multi-memory): left alone
+			if in.align&0x40 != 0 { // a memory index follows (multi-memory)
 				return ins, fmt.Errorf("%w: multiple memories", ErrFormat)
 			}
 		case op == 0x3f || op == 0x40: // memory.size, memory.grow
