@@ -1,6 +1,7 @@
 // Helpers shared by the benchmark runner and the report writer: summaries
-// of samples, token counts, the planted sensitive values found in a text,
-// and the ids a text lets an agent reference.
+// of samples, the interval of a ratio of medians, token counts, the
+// planted sensitive values found in a text, and the ids a text lets an
+// agent reference.
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 
 /** The tokenizer, named in the report. */
@@ -23,6 +24,46 @@ export function summarize(xs) {
     return s[lo] + (s[Math.min(lo + 1, s.length - 1)] - s[lo]) * (i - lo);
   };
   return { median: q(0.5), p10: q(0.1), p90: q(0.9), n: s.length };
+}
+
+/**
+ * ratioInterval gives a bootstrap interval for the ratio of the medians of
+ * paired samples, median(a) ÷ median(b), where a[i] and b[i] were measured
+ * in the same round: rounds are drawn with replacement, resamples times,
+ * and the interval holds the middle level of the ratios so found. The
+ * draws come from a fixed seed, so the same samples give the same
+ * interval. On a busy machine a round's ratio spreads widely; a goal is
+ * judged met or missed only when the whole interval is on one side of it.
+ * @param {number[]} a
+ * @param {number[]} b the same length as a
+ * @param {{resamples?: number, level?: number, seed?: number}} [opts]
+ * @returns {{lo: number, hi: number, level: number}}
+ */
+export function ratioInterval(a, b, { resamples = 4000, level = 0.9, seed = 1 } = {}) {
+  if (a.length !== b.length || !a.length) throw new Error("ratioInterval: a and b must be non-empty and paired");
+  let x = seed >>> 0;
+  // mulberry32: small, fast and good enough to draw round indices.
+  const random = () => {
+    x = (x + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(x ^ (x >>> 15), 1 | x);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+  const n = a.length;
+  const ra = new Array(n);
+  const rb = new Array(n);
+  const ratios = [];
+  for (let k = 0; k < resamples; k++) {
+    for (let i = 0; i < n; i++) {
+      const j = Math.floor(random() * n);
+      ra[i] = a[j];
+      rb[i] = b[j];
+    }
+    ratios.push(summarize(ra).median / summarize(rb).median);
+  }
+  ratios.sort((p, q) => p - q);
+  const at = (/** @type {number} */ p) => ratios[Math.min(ratios.length - 1, Math.max(0, Math.round((ratios.length - 1) * p)))];
+  return { lo: at((1 - level) / 2), hi: at((1 + level) / 2), level };
 }
 
 /**

@@ -483,6 +483,12 @@ out.push(`## Method notes
 - **Repetitions**: see the sample counts in each table; warm-ups precede
   every timed series. 100,000 orders use fewer samples (an observe there
   takes seconds), so their spreads are wide.
+- **Goals judged from a ratio of times** (the start-up against Go's empty
+  reactor) are judged from the ratio's interval, not from the ratio alone:
+  met when the whole interval is within the goal, not met when it is wholly
+  beyond it, and "not shown" when this run's rounds cannot tell. On 2
+  shared cores one run of the same code moved the ratio by ±0.1; the
+  interval says how far a run's rounds pin it down.
 - Context, snapshot and exposure figures are counts, not timings: they do not
   vary between runs.
 `);
