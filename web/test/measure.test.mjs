@@ -1,6 +1,6 @@
 // ratioInterval (web/bench/measure.mjs): the bootstrap interval that
-// web/bench/startup.mjs gives for the start-up ratio, and from which the
-// report judges the goal.
+// web/bench/startup.mjs gives for the start-up ratio; and judge
+// (web/bench/startup-report.mjs), which judges the goal from it.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ratioInterval, summarize } from "../bench/measure.mjs";
@@ -52,4 +52,14 @@ test("the same samples give the same interval; another seed draws other rounds",
 test("unpaired or empty samples are refused", () => {
   assert.throws(() => ratioInterval([1, 2], [1]), /paired/);
   assert.throws(() => ratioInterval([], []), /paired/);
+});
+
+test("the report judges the goal from the interval, and from the ratio when a run has none", async () => {
+  const { judge, GOAL } = await import("../bench/startup-report.mjs");
+  assert.equal(judge({ ratio: 1.5, ratioInterval: { lo: 1.4, hi: GOAL } }), "**met**");
+  assert.equal(judge({ ratio: 1.7, ratioInterval: { lo: GOAL + 0.01, hi: 1.8 } }), "**not met**");
+  assert.match(judge({ ratio: 1.5, ratioInterval: { lo: 1.4, hi: GOAL + 0.01 } }), /not shown/);
+  assert.match(judge({ ratio: 1.7, ratioInterval: { lo: GOAL - 0.01, hi: 1.8 } }), /not shown/);
+  assert.equal(judge({ ratio: GOAL }), "**met**");
+  assert.equal(judge({ ratio: GOAL + 0.01 }), "**not met**");
 });
