@@ -39,7 +39,7 @@ web-chromium:
 endif
 
 test-web: $(WASM) web-build web-chromium
-	cd web && node --test --test-concurrency=1 --test-timeout=240000 test/e2e.test.mjs test/serve.test.mjs test/nobundler.test.mjs test/webmcp-native.test.mjs test/wasmnames.test.mjs test/measure.test.mjs
+	cd web && node --test --test-concurrency=1 --test-timeout=240000 test/e2e.test.mjs test/serve.test.mjs test/nobundler.test.mjs test/webmcp-native.test.mjs test/wasmnames.test.mjs test/measure.test.mjs test/goals.test.mjs
 
 test-web-isolated: $(WASM) web-build web-chromium
 	cd web && node test/isolated.mjs

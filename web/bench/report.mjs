@@ -13,8 +13,8 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { summarize } from "./measure.mjs";
 import { tasksSection, wrap } from "./tasks-report.mjs";
-import { offthreadSection } from "./offthread-report.mjs";
-import { flatSections } from "./report-flat.mjs";
+import { offthreadGoalRows, offthreadSection } from "./offthread-report.mjs";
+import { flatGoalRows, flatSections } from "./report-flat.mjs";
 import { startupFloorSection, startupGoalRows } from "./startup-report.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -100,6 +100,25 @@ export function parseGoBench(text) {
     out.push({ name, runs: rs.length, units });
   }
   return { cpu, benchmarks: out };
+}
+
+/**
+ * workerGoalRows gives the goals table its rows for the Cloudflare Worker
+ * (issue 14's fourth aim), from build/bench-worker.txt: workerd's CPU per
+ * request for `/healthz` against an orders describe, and the describe's own.
+ */
+function workerGoalRows() {
+  const text = read(join(build, "bench-worker.txt"));
+  if (!text) return [];
+  const cpu = (/** @type {string} */ name) => parseGoBench(text).benchmarks.find((b) => b.name === `cmd/worker ${name}`)?.units["cpu-ms/req"]?.median;
+  const healthz = cpu("BenchmarkWorkerdHealthz");
+  const describe = cpu("BenchmarkWorkerdDescribeOrders");
+  if (healthz === undefined || describe === undefined) return [];
+  return [
+    ["A Worker request's fixed CPU cost (`/healthz`) at most 0.2× an orders describe's (workerd, one Go instance per isolate)",
+      `${ms(healthz)} ÷ ${ms(describe)} ms of CPU per request = ${ratio(healthz / describe)}`, yes(healthz / describe <= 0.2)],
+    ["An orders describe under 10 ms of CPU per request (workerd)", `${ms(describe)} ms`, yes(describe < 10)],
+  ];
 }
 
 function goSection(title, file, make) {
@@ -190,6 +209,9 @@ function goals() {
       `${ms(t)} ms median from bytes in memory` + (st ? `; ${ms(st)} ms with \`compileStreaming\` from the local server, fetch included` : ""), yes(t < 50)]);
   }
   rows.push(...startupGoalRows(build));
+  rows.push(...offthreadGoalRows(build));
+  rows.push(...flatGoalRows(build));
+  rows.push(...workerGoalRows());
   const m = R.module;
   rows.push(["Module ≤ 1.0 MB gzip", `${int(m.gzip)} bytes (${(m.gzip / 1e6).toFixed(3)} MB, ${(m.gzip / 2 ** 20).toFixed(3)} MiB)`,
     m.gzip <= 1e6 ? yes(true) : m.gzip <= 2 ** 20 ? "**not met** in MB (10⁶ B); met in MiB" : yes(false)]);
