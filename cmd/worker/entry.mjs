@@ -21,6 +21,7 @@
 import "./wasm_exec.js";
 import app from "./app.wasm";
 import bundled from "./manifests.json";
+import { cancelBody, readBody } from "./body.mjs";
 
 /**
  * Manifests bundled at build time (`make worker WORKER_MANIFESTS=...`),
@@ -156,6 +157,8 @@ async function start() {
     binding: inst.binding,
     calls: inst.calls,
     retire: () => retire(inst),
+    readBody,
+    cancelBody,
     memoryBytes: () => inst.wasm.exports.mem.buffer.byteLength,
   };
   inst.wasm = new WebAssembly.Instance(app, { ...go.importObject, workers: { ready: () => ready(undefined) } });

@@ -3,6 +3,8 @@
 package main
 
 import (
+	"errors"
+	"io"
 	"net/http"
 	"runtime"
 	"runtime/debug"
@@ -93,6 +95,9 @@ func serve(w http.ResponseWriter, r *http.Request) {
 	}
 	cfg, err := ConfigFromEnv(getenv)
 	origins = cfg.AllowedOrigins
+	if g, ok := r.Body.(rawBody); ok {
+		r.Body = &jsBody{stream: g.GetRawJSBody()}
+	}
 	if serveFault != nil && serveFault(bw, r, call, getenv) {
 		return
 	}
@@ -178,4 +183,72 @@ func (b *bufferedWriter) flush(w http.ResponseWriter) {
 	js.CopyBytesToJS(u, b.body)
 	rw.WriteRawJSBody(u)
 	w.WriteHeader(b.status)
+}
+
+// rawBody is what syumai/workers' request body offers besides io.Reader:
+// the JavaScript ReadableStream it reads from.
+type rawBody interface {
+	GetRawJSBody() js.Value
+}
+
+// jsBody reads a request body through body.mjs's readBody: each Read is
+// one call into JavaScript, which gathers as many of the stream's chunks as
+// the read asks for. syumai/workers' own reader makes a round trip through
+// a promise, two Go callbacks and a goroutine switch for every chunk; with
+// the body's declared length, readBounded reads it all in one call here.
+type jsBody struct {
+	stream js.Value
+	done   bool
+}
+
+var errBodyRead = errors.New("the request body could not be read")
+
+func (b *jsBody) Read(p []byte) (int, error) {
+	if b.done {
+		return 0, io.EOF
+	}
+	if len(p) == 0 {
+		return 0, nil
+	}
+	res, ok := await(runtimeContext.Call("readBody", b.stream, len(p)))
+	if !ok {
+		b.done = true
+		return 0, errBodyRead
+	}
+	n := js.CopyBytesToGo(p, res.Get("bytes"))
+	b.done = res.Get("done").Bool()
+	if n == 0 && b.done {
+		return 0, io.EOF
+	}
+	return n, nil
+}
+
+// Close stops reading: the rest of the body is cancelled, unread.
+func (b *jsBody) Close() error {
+	b.done = true
+	runtimeContext.Call("cancelBody", b.stream)
+	return nil
+}
+
+// await waits for a JavaScript promise and reports whether it fulfilled.
+// A rejection's reason is not kept: it may quote the request.
+func await(promise js.Value) (js.Value, bool) {
+	type result struct {
+		v  js.Value
+		ok bool
+	}
+	ch := make(chan result, 1)
+	then := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		ch <- result{args[0], true}
+		return nil
+	})
+	defer then.Release()
+	catch := js.FuncOf(func(_ js.Value, _ []js.Value) any {
+		ch <- result{js.Undefined(), false}
+		return nil
+	})
+	defer catch.Release()
+	promise.Call("then", then, catch)
+	r := <-ch
+	return r.v, r.ok
 }

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"encoding/binary"
 	"errors"
+	"math/bits"
 
 	"github.com/pinholectx/pinhole/internal/jsonval"
 )
@@ -128,6 +130,17 @@ func skipValue(doc []byte, i int) (int, bool) {
 	var open []byte // the brackets not yet closed
 	inStr, esc := false, false
 	for j := i; j < len(doc); j++ {
+		// Most of a body is string contents, or the inside of an array or
+		// object where only quotes and brackets count: skip those a word
+		// at a time.
+		if inStr && !esc {
+			j = jsonval.StringRun(doc, j)
+		} else if !inStr && len(open) > 0 {
+			j = bracketRun(doc, j)
+		}
+		if j == len(doc) {
+			break
+		}
 		c := doc[j]
 		if inStr {
 			switch {
@@ -171,6 +184,28 @@ func skipValue(doc []byte, i int) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// bracketRun returns the index of the first quote or bracket at or after
+// i in doc, or len(doc). It reads eight bytes a step: the top bit of each
+// byte equal to one of the five is set in m ("has a zero byte" of the byte
+// XOR the character), and the lowest such bit is the first of them.
+func bracketRun(doc []byte, i int) int {
+	const ones, top = 0x0101010101010101, 0x8080808080808080
+	for ; i+8 <= len(doc); i += 8 {
+		x := binary.LittleEndian.Uint64(doc[i:])
+		q, a, b, c, d := x^(ones*'"'), x^(ones*'['), x^(ones*']'), x^(ones*'{'), x^(ones*'}')
+		if m := ((q-ones)&^q | (a-ones)&^a | (b-ones)&^b | (c-ones)&^c | (d-ones)&^d) & top; m != 0 {
+			return i + bits.TrailingZeros64(m)/8
+		}
+	}
+	for ; i < len(doc); i++ {
+		switch doc[i] {
+		case '"', '[', ']', '{', '}':
+			return i
+		}
+	}
+	return i
 }
 
 // copiesInPatch reports whether a module request is an observe whose patch

@@ -10,7 +10,8 @@ import (
 // elements exactly (each part parses to the element), and whatever is
 // split has parts that were all in the document.
 func FuzzSplitArray(f *testing.F) {
-	for _, s := range []string{`[1]`, `[]`, ` [ 1 , "a,]" ,{"b":[2,3]}, [[]] ] `, `["\\", "\""]`, `[{"op":"version"}]`, `[nope]`, `[1,]`, `[[`} {
+	for _, s := range []string{`[1]`, `[]`, ` [ 1 , "a,]" ,{"b":[2,3]}, [[]] ] `, `["\\", "\""]`, `[{"op":"version"}]`, `[nope]`, `[1,]`, `[[`,
+		`["0123456789abcdef\"ghij\\klmnop]", "unterminated, longer than a word]`} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, doc string) {
@@ -34,7 +35,8 @@ func FuzzSplitArray(f *testing.F) {
 // FuzzSplitObject: every object the core's parser accepts is split into
 // its members exactly, names decoded as the parser decodes them.
 func FuzzSplitObject(f *testing.F) {
-	for _, s := range []string{`{}`, `{"a":1}`, ` { "a" : [1, "]"] , "b\u0063":{"d":{}} ,"e":null} `, `{"a":1,"a":2}`, `{"a"}`, `{"\ud800":1}`} {
+	for _, s := range []string{`{}`, `{"a":1}`, ` { "a" : [1, "]"] , "b\u0063":{"d":{}} ,"e":null} `, `{"a":1,"a":2}`, `{"a"}`, `{"\ud800":1}`,
+		`{"long name, past a word":"0123456789abcdef\"ghij\\klmnop]}","b":["xxxxxxxxxxxxxxxx\u0001yyyyyyy\\",{"c":"]}]}zzzzzzzz"}]}`} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, doc string) {
@@ -72,4 +74,74 @@ func TestCopiesInPatch(t *testing.T) {
 			t.Errorf("%s: %v, want %v", req, got, want)
 		}
 	}
+}
+
+// skipValueBytes is what skipValue must answer: the same scan read one
+// byte at a time, without skipping string contents a word at a time.
+func skipValueBytes(doc []byte, i int) (int, bool) {
+	var open []byte
+	inStr, esc := false, false
+	for j := i; j < len(doc); j++ {
+		c := doc[j]
+		if inStr {
+			switch {
+			case esc:
+				esc = false
+			case c == '\\':
+				esc = true
+			case c == '"':
+				inStr = false
+				if len(open) == 0 {
+					return j + 1, true
+				}
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			if len(open) == 0 && j > i {
+				return 0, false
+			}
+			inStr = true
+		case '[', '{':
+			if len(open) == 0 && j > i {
+				return 0, false
+			}
+			open = append(open, c)
+		case ']', '}':
+			if len(open) == 0 {
+				return j, j > i
+			}
+			if (c == ']') != (open[len(open)-1] == '[') {
+				return 0, false
+			}
+			if open = open[:len(open)-1]; len(open) == 0 {
+				return j + 1, true
+			}
+		case ',', ':', ' ', '\t', '\r', '\n':
+			if len(open) == 0 {
+				return j, j > i
+			}
+		}
+	}
+	return 0, false
+}
+
+// FuzzSkipValue: skipValue, which skips string contents eight bytes a
+// step, ends every value where a byte-by-byte scan ends it, valid JSON or
+// not, from any starting point.
+func FuzzSkipValue(f *testing.F) {
+	for _, s := range []string{`"0123456789abcdef\"ghij\\klmnop"`, `{"a":"]}]}xxxxxxxx\\\\"}`, "[\"\x01\x1f long enough \"]", `"\\"`, `"unterminated and long`, `["é, ü: not ASCII, past a word", 1]`} {
+		f.Add(s, 0)
+	}
+	f.Fuzz(func(t *testing.T, doc string, i int) {
+		if i < 0 || i > len(doc) {
+			return
+		}
+		end, ok := skipValue([]byte(doc), i)
+		wantEnd, wantOK := skipValueBytes([]byte(doc), i)
+		if end != wantEnd || ok != wantOK {
+			t.Fatalf("%q from %d: %d %v, want %d %v", doc, i, end, ok, wantEnd, wantOK)
+		}
+	})
 }

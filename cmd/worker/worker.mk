@@ -31,7 +31,7 @@ worker: $(WASM)
 	rm -f $(WORKER_DIR)/worker.mjs $(WORKER_DIR)/runtime.mjs
 	GOOS=js GOARCH=wasm $(GO) build $(WORKER_GOFLAGS) -o $(WORKER_DIR)/app.wasm ./cmd/worker
 	$(ADDRFOLD) $(WORKER_DIR)/app.wasm
-	cp cmd/worker/entry.mjs cmd/worker/workerd.capnp $(WORKER_DIR)/
+	cp cmd/worker/entry.mjs cmd/worker/body.mjs cmd/worker/workerd.capnp $(WORKER_DIR)/
 	@sep=; { printf '{'; for m in $(WORKER_MANIFESTS); do \
 	  printf '%s"%s":' "$$sep" "$${m%%=*}"; cat "$${m#*=}"; sep=,; done; printf '}\n'; } > $(WORKER_DIR)/manifests.json
 	node -e 'JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"))' $(WORKER_DIR)/manifests.json
@@ -54,6 +54,7 @@ test-worker: worker-test $(WORKER_NPM)
 	GOOS=js GOARCH=wasm $(GO) vet ./cmd/worker
 	GOOS=js GOARCH=wasm $(GO) vet -tags pinhole_faults ./cmd/worker
 	$(GO) test -count=1 -tags workerd ./cmd/worker
+	node --test cmd/worker/body.test.mjs
 
 bench-worker: worker-test $(WORKER_NPM)
 	$(GO) test -count=1 -tags workerd -run '^$$' -bench . -benchtime 200x ./cmd/worker | tee build/bench-worker.txt

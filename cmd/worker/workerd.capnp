@@ -19,6 +19,7 @@ const config :Workerd.Config = (
 const pinhole :Workerd.Worker = (
   modules = [
     (name = "entry.mjs", esModule = embed "entry.mjs"),
+    (name = "body.mjs", esModule = embed "body.mjs"),
     (name = "wasm_exec.js", esModule = embed "wasm_exec.js"),
     (name = "app.wasm", wasm = embed "app.wasm"),
     (name = "manifests.json", json = embed "manifests.json"),

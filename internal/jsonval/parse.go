@@ -465,6 +465,15 @@ func plainRun(d []byte, i int) (end int, ascii bool) {
 	return i, seen&top == 0
 }
 
+// StringRun returns the end of the string contents that start at i in d:
+// the index of the first quote, backslash or control byte at or after i, or
+// len(d). It reads eight bytes a step (plainRun); the Worker's body
+// splitter skips string contents with it.
+func StringRun(d []byte, i int) int {
+	end, _ := plainRun(d, i)
+	return end
+}
+
 // escaped parses the rest of a string that started at start and holds an
 // escape or a fault at p.pos; ascii tells whether the bytes before p.pos
 // were all ASCII.
