@@ -110,7 +110,8 @@ export function parseGoBench(text) {
 function workerGoalRows() {
   const text = read(join(build, "bench-worker.txt"));
   if (!text) return [];
-  const cpu = (/** @type {string} */ name) => parseGoBench(text).benchmarks.find((b) => b.name === `cmd/worker ${name}`)?.units["cpu-ms/req"]?.median;
+  const { benchmarks } = parseGoBench(text);
+  const cpu = (/** @type {string} */ name) => benchmarks.find((b) => b.name === `cmd/worker ${name}`)?.units["cpu-ms/req"]?.median;
   const healthz = cpu("BenchmarkWorkerdHealthz");
   const describe = cpu("BenchmarkWorkerdDescribeOrders");
   if (healthz === undefined || describe === undefined) return [];
