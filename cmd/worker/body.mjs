@@ -6,8 +6,8 @@
 
 /**
  * Request bodies the Go side is reading (readBody): the stream's reader,
- * the bytes of a chunk read past what Go asked for, and whether the stream
- * has ended.
+ * a copy of the bytes of a chunk read past what Go asked for, and whether
+ * the stream has ended.
  * @type {WeakMap<ReadableStream<Uint8Array>, {reader: ReadableStreamDefaultReader<Uint8Array>, rest: Uint8Array | null, ended: boolean}>}
  */
 const reading = new WeakMap();
@@ -23,15 +23,19 @@ const reading = new WeakMap();
 export async function readBody(stream, n) {
   let r = reading.get(stream);
   if (!r) reading.set(stream, (r = { reader: stream.getReader(), rest: null, ended: false }));
-  /** @type {Uint8Array[]} */
-  const parts = [];
+  // The bytes are copied out of each chunk as it comes: a chunk may be a
+  // view on a larger buffer of the runtime's (workerd hands each network
+  // read as a view on a 4 KiB buffer), and holding views until the body is
+  // complete would hold those buffers, thousands of times a slow upload's
+  // bytes. n is bounded by the Go buffer being filled.
+  const bytes = new Uint8Array(n);
   let got = 0;
   /** @param {Uint8Array} chunk */
   const take = (chunk) => {
     const k = Math.min(chunk.byteLength, n - got);
-    parts.push(chunk.subarray(0, k));
+    bytes.set(chunk.subarray(0, k), got);
     got += k;
-    r.rest = k < chunk.byteLength ? chunk.subarray(k) : null;
+    r.rest = k < chunk.byteLength ? chunk.slice(k) : null;
   };
   if (r.rest) take(r.rest);
   while (got < n && !r.ended) {
@@ -39,15 +43,7 @@ export async function readBody(stream, n) {
     if (done) r.ended = true;
     else take(value);
   }
-  const bytes = parts.length === 1 ? parts[0] : new Uint8Array(got);
-  if (parts.length > 1) {
-    let at = 0;
-    for (const p of parts) {
-      bytes.set(p, at);
-      at += p.byteLength;
-    }
-  }
-  return { bytes, done: r.ended && !r.rest };
+  return { bytes: bytes.subarray(0, got), done: r.ended && !r.rest };
 }
 
 /**

@@ -66,3 +66,29 @@ test("cancelBody cancels the stream, read or not", async () => {
     assert.equal(cancelled, true, readFirst ? "after a read" : "unread");
   }
 });
+
+test("no chunk's buffer is kept: bytes and the rest of a chunk are copies", async () => {
+  // Chunks as workerd hands small network reads: views on a larger buffer.
+  const buffers = [];
+  let i = 0;
+  const s = new ReadableStream({
+    pull(c) {
+      if (i >= 3) return c.close();
+      const buf = new ArrayBuffer(4096);
+      buffers.push(buf);
+      const view = new Uint8Array(buf, 100, 3);
+      view.set([i * 3 + 1, i * 3 + 2, i * 3 + 3]);
+      i++;
+      c.enqueue(view);
+    },
+  });
+  const first = await readBody(s, 4);
+  assert.deepEqual([...first.bytes], [1, 2, 3, 4]);
+  assert.ok(buffers.every((b) => first.bytes.buffer !== b), "the bytes are a view on a chunk's buffer");
+  // The runtime reuses the buffers of chunks it has handed over (the first
+  // two; the stream may have queued the third already).
+  for (const b of buffers.slice(0, 2)) new Uint8Array(b).fill(0);
+  const second = await readBody(s, 100);
+  assert.deepEqual([...second.bytes], [5, 6, 7, 8, 9]);
+  assert.equal(second.done, true);
+});

@@ -98,6 +98,11 @@ func serve(w http.ResponseWriter, r *http.Request) {
 	if g, ok := r.Body.(rawBody); ok {
 		r.Body = &jsBody{stream: g.GetRawJSBody()}
 	}
+	// syumai/workers gives a body sent without a declared length (chunked)
+	// a length of 0, which readBounded would take as declared: say unknown.
+	if r.Header.Get("Content-Length") == "" {
+		r.ContentLength = -1
+	}
 	if serveFault != nil && serveFault(bw, r, call, getenv) {
 		return
 	}
@@ -198,35 +203,40 @@ type rawBody interface {
 // the body's declared length, readBounded reads it all in one call here.
 type jsBody struct {
 	stream js.Value
-	done   bool
+	err    error // what every later Read returns: io.EOF, a read's failure, or a read after Close
 }
 
 var errBodyRead = errors.New("the request body could not be read")
 
 func (b *jsBody) Read(p []byte) (int, error) {
-	if b.done {
-		return 0, io.EOF
+	if b.err != nil {
+		return 0, b.err
 	}
 	if len(p) == 0 {
 		return 0, nil
 	}
 	res, ok := await(runtimeContext.Call("readBody", b.stream, len(p)))
 	if !ok {
-		b.done = true
-		return 0, errBodyRead
+		b.err = errBodyRead
+		return 0, b.err
 	}
 	n := js.CopyBytesToGo(p, res.Get("bytes"))
-	b.done = res.Get("done").Bool()
-	if n == 0 && b.done {
-		return 0, io.EOF
+	if res.Get("done").Bool() {
+		b.err = io.EOF
+	}
+	if n == 0 && b.err != nil {
+		return 0, b.err
 	}
 	return n, nil
 }
 
-// Close stops reading: the rest of the body is cancelled, unread.
+// Close stops reading: the rest of the body is cancelled, unread, and a
+// later Read fails as net/http's bodies do.
 func (b *jsBody) Close() error {
-	b.done = true
-	runtimeContext.Call("cancelBody", b.stream)
+	if b.err == nil {
+		runtimeContext.Call("cancelBody", b.stream)
+	}
+	b.err = http.ErrBodyReadAfterClose
 	return nil
 }
 
