@@ -188,12 +188,25 @@ func callAt(t testing.TB, base, method, path, ctype string, body []byte, hdr ...
 	for i := 0; i+1 < len(hdr); i += 2 {
 		req.Header.Set(hdr[i], hdr[i+1])
 	}
-	var res *http.Response
 	if len(body) > workerdMaxBody {
-		res = sendOversized(t, req)
-	} else if res, err = client.Do(req); err != nil {
+		return resultOf(t, sendOversized(t, req))
+	}
+	return send(t, req)
+}
+
+// send sends req with the tests' client and reads the whole answer.
+func send(t testing.TB, req *http.Request) result {
+	t.Helper()
+	res, err := client.Do(req)
+	if err != nil {
 		t.Fatal(err)
 	}
+	return resultOf(t, res)
+}
+
+// resultOf reads an answer whole and closes its body.
+func resultOf(t testing.TB, res *http.Response) result {
+	t.Helper()
 	defer res.Body.Close()
 	b, err := io.ReadAll(res.Body)
 	if err != nil {
@@ -316,7 +329,7 @@ func TestWorkerdMatchesNative(t *testing.T) {
 // syumai/workers gives such a request a length of 0, which the handler
 // once took as declared and answered 400.
 func TestWorkerdChunkedBodies(t *testing.T) {
-	send := func(t *testing.T, body io.Reader) result {
+	sendChunked := func(t *testing.T, body io.Reader) result {
 		t.Helper()
 		req, err := http.NewRequest("POST", workerURL+"/v1/describe", body)
 		if err != nil {
@@ -326,16 +339,7 @@ func TestWorkerdChunkedBodies(t *testing.T) {
 		if req.ContentLength != 0 {
 			t.Fatalf("the request would be sent with a length (%d)", req.ContentLength)
 		}
-		res, err := client.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer res.Body.Close()
-		b, err := io.ReadAll(res.Body)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return result{res.StatusCode, res.Header, b}
+		return send(t, req)
 	}
 	body := ordersBody(t, `{"offset":8,"limit":8}`)
 	want := call(t, "POST", "/v1/describe", "application/json", body)
@@ -344,7 +348,7 @@ func TestWorkerdChunkedBodies(t *testing.T) {
 	}
 	t.Run("whole", func(t *testing.T) {
 		// An io.MultiReader has no length the client knows: it sends chunks.
-		got := send(t, io.MultiReader(bytes.NewReader(body)))
+		got := sendChunked(t, io.MultiReader(bytes.NewReader(body)))
 		if got.status != 200 || !bytes.Equal(got.body, want.body) {
 			t.Errorf("%d %.300s\nwant %.300s", got.status, got.body, want.body)
 		}
@@ -360,14 +364,14 @@ func TestWorkerdChunkedBodies(t *testing.T) {
 			}
 			pw.Close()
 		}()
-		got := send(t, pr)
+		got := sendChunked(t, pr)
 		if got.status != 200 || !bytes.Equal(got.body, want.body) {
 			t.Errorf("%d %.300s\nwant %.300s", got.status, got.body, want.body)
 		}
 	})
 	t.Run("one past the bound", func(t *testing.T) {
 		big := []byte(`{"state":"` + strings.Repeat("x", workerdMaxBody) + `"}`)
-		got := send(t, io.MultiReader(bytes.NewReader(big[:workerdMaxBody+1])))
+		got := sendChunked(t, io.MultiReader(bytes.NewReader(big[:workerdMaxBody+1])))
 		if got.status != http.StatusRequestEntityTooLarge {
 			t.Errorf("%d %.200s, want 413", got.status, got.body)
 		}

@@ -1,7 +1,8 @@
 // Helpers shared by the benchmark runner and the report writer: summaries
-// of samples, the interval of a ratio of medians, token counts, the
-// planted sensitive values found in a text, and the ids a text lets an
-// agent reference.
+// of samples, the interval of a ratio of medians, a benchmark's JSON
+// output, token counts, the planted sensitive values found in a text, and
+// the ids a text lets an agent reference.
+import { existsSync, readFileSync } from "node:fs";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 
 /** The tokenizer, named in the report. */
@@ -24,6 +25,20 @@ export function summarize(xs) {
     return s[lo] + (s[Math.min(lo + 1, s.length - 1)] - s[lo]) * (i - lo);
   };
   return { median: q(0.5), p10: q(0.1), p90: q(0.9), n: s.length };
+}
+
+/**
+ * readJSON returns a benchmark's parsed JSON output, or null when the file
+ * is missing or not JSON (the report then says the benchmark was not run).
+ * @param {string} file
+ */
+export function readJSON(file) {
+  if (!existsSync(file)) return null;
+  try {
+    return JSON.parse(readFileSync(file, "utf8"));
+  } catch {
+    return null;
+  }
 }
 
 /**

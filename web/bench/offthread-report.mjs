@@ -1,24 +1,13 @@
 // The off-thread section of BENCHMARKS.md, from build/bench-offthread.json
 // (web/bench/offthread.mjs, `make bench-offthread`). report.mjs includes it.
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { readJSON } from "./measure.mjs";
 
 const AIM_MS = 50;
 
-/**
- * readOffthread returns the parsed build/bench-offthread.json, or null when
- * it is missing or not JSON.
- * @param {string} build the build directory
- */
-function readOffthread(build) {
-  const file = join(build, "bench-offthread.json");
-  if (!existsSync(file)) return null;
-  try {
-    return JSON.parse(readFileSync(file, "utf8"));
-  } catch {
-    return null;
-  }
-}
+/** readOffthread returns the parsed build/bench-offthread.json, or null. @param {string} build */
+const readOffthread = (build) => readJSON(join(build, "bench-offthread.json"));
 
 /**
  * blockingTotal is a host's median blocking (or long-task) time from

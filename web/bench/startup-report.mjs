@@ -1,8 +1,8 @@
 // The start-up floor section of BENCHMARKS.md, from build/bench-startup.json
 // (web/bench/startup.mjs, `make bench-startup`). report.mjs includes it.
-import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { SETTLE_MS } from "./coldstart.mjs";
+import { readJSON } from "./measure.mjs";
 
 /** GOAL is issue 14's aim: pinhole.wasm's cold start within this factor of an empty Go reactor's. */
 export const GOAL = 1.6;
@@ -12,13 +12,7 @@ export const GOAL = 1.6;
  * @param {string} build the build directory
  */
 export function readStartup(build) {
-  const file = join(build, "bench-startup.json");
-  if (!existsSync(file)) return null;
-  try {
-    return JSON.parse(readFileSync(file, "utf8"));
-  } catch {
-    return null;
-  }
+  return readJSON(join(build, "bench-startup.json"));
 }
 
 /**
