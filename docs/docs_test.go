@@ -300,6 +300,21 @@ var docFiles = []string{"README.md", "js/README.md"}
 // cleanEnv is the environment for commands a block runs: make's own
 // variables of an enclosing make are dropped, so `make` in a block is a
 // fresh one.
+// goVersion is the go line of the repository's go.mod.
+func goVersion(t *testing.T, root string) string {
+	b, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, "go "); ok {
+			return strings.TrimSpace(v)
+		}
+	}
+	t.Fatal("go.mod has no go line")
+	return ""
+}
+
 func cleanEnv() []string {
 	var env []string
 	for _, e := range os.Environ() {
@@ -335,9 +350,11 @@ func TestShellBlocks(t *testing.T) {
 	}
 }
 
-// TestGoBlocks compiles and runs every go block as a program of this
-// module (from the repository's root, so it reads testdata/ as the README
-// says); a block that is not a whole program fails.
+// TestGoBlocks runs every go block as a newcomer would: as the main
+// package of a module of its own, outside the repository, whose go.mod
+// requires this module through a replace to the clone (as the README says),
+// with the clone's path as its argument. A block that is not a whole
+// program fails.
 func TestGoBlocks(t *testing.T) {
 	ran := 0
 	for _, f := range docFiles {
@@ -345,22 +362,22 @@ func TestGoBlocks(t *testing.T) {
 			ran++
 			t.Run(f+":"+strconv.Itoa(bl.line), func(t *testing.T) {
 				r := root(t)
-				// A directory starting with "_" is inside the module but
-				// outside every ./... pattern (vet, test, build).
-				dir, err := os.MkdirTemp(r, "_doctest-")
-				if err != nil {
+				dir := t.TempDir()
+				mod := "module example.com/doctest\n\ngo " + goVersion(t, r) + "\n\nrequire github.com/pinholectx/pinhole v0.0.0\n\n" +
+					"replace github.com/pinholectx/pinhole => " + r + "\n"
+				if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(mod), 0o644); err != nil {
 					t.Fatal(err)
 				}
-				defer os.RemoveAll(dir)
 				if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(bl.code), 0o644); err != nil {
 					t.Fatal(err)
 				}
-				cmd := exec.Command("go", "run", "./"+filepath.Base(dir))
-				cmd.Dir = r
-				cmd.Env = cleanEnv()
-				out, err := cmd.CombinedOutput()
-				if err != nil {
-					t.Fatalf("%v\n--- output:\n%s", err, out)
+				for _, args := range [][]string{{"mod", "tidy"}, {"run", ".", r}} {
+					cmd := exec.Command("go", args...)
+					cmd.Dir = dir
+					cmd.Env = cleanEnv()
+					if out, err := cmd.CombinedOutput(); err != nil {
+						t.Fatalf("go %s: %v\n--- output:\n%s", strings.Join(args, " "), err, out)
+					}
 				}
 			})
 		}

@@ -455,7 +455,7 @@ func TestLint(t *testing.T) {
 		}
 		params = append(params, f.Param)
 	}
-	if !got.OK || strings.Join(params, " ") != "/collections/0/fields/contact /collections/0/fields/contact /collections/0/fields/phone /collections/0/fields/phone /state/authToken" {
+	if !got.OK || strings.Join(params, " ") != "/collections/0/fields/contact /collections/0/fields/contact /collections/0/fields/phone /collections/0/fields/phone /collections/0/fields/card/from /state/authToken" {
 		t.Errorf("ok %v, findings at %v", got.OK, params)
 	}
 	res = do(h, "POST", "/v1/lint", "application/json", []byte(`{"manifest":{"pinhole":1,"regions":"x"}}`))

@@ -527,6 +527,10 @@ func vectors(t *testing.T) []vector {
 		// Records without a valid id count but are not referenceable.
 		{"records-invalid-ids", seq(sm, doc{parse(t, `{"items":[{"id":"a","name":"A"},{"name":"no id"},{"id":"a","name":"dup"},{"id":1.5},{"id":""},{"id":true},{"id":"`+strings.Repeat("x", 129)+`"},{"id":"b\u0001"},{"id":"b","name":"B"}]}`)}, d(""))},
 		{"records-not-an-array", seq(sm, doc{parse(t, `{"items":{"id":"a"}}`)}, d(""))},
+		// A collection absent from the state (a store of another shape) or
+		// null (one not filled yet) is empty, with a warning, until it comes.
+		{"records-absent", seq(sm, doc{parse(t, `{"item":[{"id":"a","name":"A"}]}`)}, d(""),
+			observeReq(doc{parse(t, `{"items":null}`)}), observeReq(doc{parse(t, `{"items":[{"id":"a","name":"A"}]}`)}), d(""))},
 		// A collection the bridge cut whole (an array too long to read: a sparse array's length).
 		{"records-cut-collection", seq(sm, doc{parse(t, `{"items":{"$cut":"size"}}`)}, d(""))},
 		// Records sharing an id: none of them is referenceable, whichever comes first.

@@ -51,7 +51,8 @@ test("the tutorial's manifest: the agent sees, ships, and is told why not", asyn
   const changed = after.records.changed.find((r) => r.id === "SO-1001");
   assert.equal(changed?.fields.status, "Shipped");
 
-  const refused = await pinhole.execute({ capability: "order.ship", record: "SO-1002", input: { carrier: "ups" } });
+  const refused = await pinhole.execute({ capability: "order.ship", record: "SO-1002", input: { carrier: "ups" },
+                                         snapshot: seen.snapshot });
   assert.equal(refused.error?.code, "capability_unavailable");
   assert.equal(refused.error?.message.includes("ready to ship"), true);
   pinhole.dispose();

@@ -233,6 +233,12 @@ export class Agent {
     if (!request || typeof request !== "object" || typeof request.capability !== "string") {
       return errorOf("invalid_request", "execute needs an object with a string capability", "capability");
     }
+    // An agent acts on what it was shown: without the snapshot of that
+    // describe the module could not refuse a stale decision, and there
+    // would be no after to say what the action changed.
+    if (typeof request.snapshot !== "string" || request.snapshot === "") {
+      return errorOf("invalid_request", "execute needs the snapshot of the describe the decision was made on (its \"snapshot\"); describe first", "snapshot");
+    }
     const bad = request.input === undefined ? null : prototypeKey(request.input);
     if (bad !== null) return prototypeKeyError(bad);
     await this.sync.flush();
@@ -244,7 +250,7 @@ export class Agent {
     const prep = { op: "prepare", capability: request.capability };
     if (request.record !== undefined) prep.record = request.record;
     if (request.input !== undefined) prep.input = request.input;
-    if (since !== undefined) prep.snapshot = since;
+    prep.snapshot = since;
     const prepared = await this.caller.send(prep);
     if ("error" in prepared) {
       await this.audit.drain();
@@ -280,7 +286,7 @@ export class Agent {
     this.sync.touch();
     await this.sync.flush();
     const snapshot = this.sync.snapshot;
-    if (this.sync.error || since === undefined || this.caller.internal(request.snapshot) === null) {
+    if (this.sync.error || this.caller.internal(since) === null) {
       await this.audit.drain();
       return { ok: true, snapshot };
     }

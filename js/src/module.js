@@ -73,7 +73,9 @@ export function compileBytes(bytes, from) {
  */
 export function notWasm(b, from) {
   if (b.length >= 4 && b[0] === 0x00 && b[1] === 0x61 && b[2] === 0x73 && b[3] === 0x6d) return null;
-  const head = decoder.decode(b.subarray(0, 16)).replace(/[^\x20-\x7e]/g, "?");
+  // ASCII as it is, control characters escaped by JSON.stringify (a page's
+  // "\n" reads as one), anything else as "?".
+  const head = decoder.decode(b.subarray(0, 16)).replace(/[^\x00-\x7e]/g, "?");
   return new Error(`pinhole.wasm: ${from} is not WebAssembly: it starts ${JSON.stringify(head)} instead of ` +
     `"\\0asm" (a server's page for a file it does not have?). ${WHERE}${viteHint(from)}`);
 }

@@ -140,7 +140,7 @@ export interface ExecuteRequest {
   record?: string;
   /** Input matching the capability's input schema; aliases and placeholders only in its token slots (x-pinhole-token). */
   input?: JSONValue;
-  /** The snapshot the agent decided on. */
+  /** The snapshot of the describe the agent decided on; required (a request without it is invalid_request, param "snapshot"). */
   snapshot: string;
 }
 

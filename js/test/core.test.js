@@ -166,6 +166,21 @@ test("the module's warnings about the slice reach onAudit when they change, with
   p.dispose();
 });
 
+test("a store of another shape than the manifest declares is said in onAudit, not shown as an empty shop", async () => {
+  /** @type {any[]} */
+  const audit = [];
+  const store = plainStore({ order: { items: [] } }); // "order", the manifest reads "orders"
+  const p = await createPinhole({ wasm: WASM, manifest: MANIFEST, store, onAudit: (e) => audit.push(e) });
+  const warned = () => audit.filter((e) => e.kind === "snapshot_warnings").map((e) => e.warnings);
+  assert.deepEqual(warned(), [["/orders/items: not in the state (absent or null); the collection is treated as empty"]]);
+  const d = /** @type {any} */ (await p.describe());
+  assert.equal(d.context.recordsTotal, 0);
+  store.setState(() => ordersState()); // the store fills: the warning clears
+  await p.flush();
+  assert.deepEqual(warned().slice(1), [[]]);
+  p.dispose();
+});
+
 test("what every object or function inherits is no handler: a capability named constructor, or name on a function, has none", async () => {
   const manifest = structuredClone(MANIFEST);
   manifest.capabilities.find((/** @type {any} */ c) => c.name === "order.open").name = "constructor";

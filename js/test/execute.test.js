@@ -89,10 +89,15 @@ test("the module's refusals come back as error objects and the handler is not ca
     [{ capability: "order.fly", record: "SO-1001", input: {}, snapshot }, "unknown_capability"],
     [{ capability: "order.ship", record: "SO-1001", input: { carrier: "pigeon" }, snapshot }, "invalid_input"],
     [{ capability: "order.ship", record: "SO-9999", input: { carrier: "ups" }, snapshot }, "unknown_record"],
+    // No snapshot: no decision to check for staleness, and no after.
+    [{ capability: "order.ship", record: "SO-1001", input: { carrier: "ups" } }, "invalid_request", "snapshot"],
+    [{ capability: "order.ship", record: "SO-1001", input: { carrier: "ups" }, snapshot: "" }, "invalid_request", "snapshot"],
+    [{ capability: "order.ship", record: "SO-1001", input: { carrier: "ups" }, snapshot: 1 }, "invalid_request", "snapshot"],
   ];
-  for (const [req, code] of cases) {
+  for (const [req, code, param] of cases) {
     const r = /** @type {any} */ (await p.execute(/** @type {any} */ (req)));
     assert.equal(r.error?.code, code, JSON.stringify(r));
+    if (param) assert.equal(r.error.param, param);
   }
   assert.equal(calls.length, 0);
   p.dispose();

@@ -64,6 +64,10 @@ test("something that is not WebAssembly is refused with what it is, not a magic-
     return true;
   });
   await assert.rejects(compileModule(new Uint8Array(0)), /is not WebAssembly: it starts ""/);
+  // A page with a line break early: shown escaped, as JSON, not as "?"; bytes
+  // outside ASCII as "?".
+  await assert.rejects(compileModule(new TextEncoder().encode("<!doctype\n<p>é")),
+    /it starts "<!doctype\\n<p>\?" instead of/);
   const dir = mkdtempSync(join(tmpdir(), "pinhole-preload-"));
   try {
     const path = join(dir, "index.html");
