@@ -35,9 +35,8 @@ var (
 )
 
 // files lists the repository's own files by walking the tree (not git, so
-// a copy without .git checks the same), leaving out skipDirs, any dist/
-// and test-results/ of the example apps, and the scratch programs of
-// TestGoBlocks.
+// a copy without .git checks the same), leaving out skipDirs and any
+// dist/ and test-results/ of the example apps.
 func files(t *testing.T) []string {
 	t.Helper()
 	r := root(t)
@@ -48,7 +47,7 @@ func files(t *testing.T) []string {
 		}
 		rel := filepath.ToSlash(strings.TrimPrefix(strings.TrimPrefix(p, r), string(filepath.Separator)))
 		if d.IsDir() {
-			if skipDirs[rel] || skipAnywhere[d.Name()] || strings.HasPrefix(d.Name(), "_doctest-") {
+			if skipDirs[rel] || skipAnywhere[d.Name()] {
 				return filepath.SkipDir
 			}
 			return nil
@@ -297,9 +296,6 @@ func runnable(t *testing.T, file, lang string) []block {
 // docFiles are the documents whose code blocks must run.
 var docFiles = []string{"README.md", "js/README.md"}
 
-// cleanEnv is the environment for commands a block runs: make's own
-// variables of an enclosing make are dropped, so `make` in a block is a
-// fresh one.
 // goVersion is the go line of the repository's go.mod.
 func goVersion(t *testing.T, root string) string {
 	b, err := os.ReadFile(filepath.Join(root, "go.mod"))
@@ -315,6 +311,9 @@ func goVersion(t *testing.T, root string) string {
 	return ""
 }
 
+// cleanEnv is the environment for commands a block runs: make's own
+// variables of an enclosing make are dropped, so `make` in a block is a
+// fresh one.
 func cleanEnv() []string {
 	var env []string
 	for _, e := range os.Environ() {
@@ -364,7 +363,7 @@ func TestGoBlocks(t *testing.T) {
 				r := root(t)
 				dir := t.TempDir()
 				mod := "module example.com/doctest\n\ngo " + goVersion(t, r) + "\n\nrequire github.com/pinholectx/pinhole v0.0.0\n\n" +
-					"replace github.com/pinholectx/pinhole => " + r + "\n"
+					"replace github.com/pinholectx/pinhole => " + strconv.Quote(r) + "\n"
 				if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(mod), 0o644); err != nil {
 					t.Fatal(err)
 				}
@@ -374,7 +373,7 @@ func TestGoBlocks(t *testing.T) {
 				for _, args := range [][]string{{"mod", "tidy"}, {"run", ".", r}} {
 					cmd := exec.Command("go", args...)
 					cmd.Dir = dir
-					cmd.Env = cleanEnv()
+					cmd.Env = append(cleanEnv(), "GOWORK=off")
 					if out, err := cmd.CombinedOutput(); err != nil {
 						t.Fatalf("go %s: %v\n--- output:\n%s", strings.Join(args, " "), err, out)
 					}

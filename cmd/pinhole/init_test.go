@@ -34,11 +34,23 @@ func TestInit(t *testing.T) {
 
 	out := filepath.Join(t.TempDir(), "manifest.json")
 	code, stdout, stderr = runCLI("init", "--state", ordersState, "--out", out)
-	if code != 0 || stderr != "" || !strings.HasPrefix(stdout, "wrote "+out+": 1 collections, 25 fields, 5 state keys, page yes, feedback yes\n") {
+	if code != 0 || stderr != "" || !strings.HasPrefix(stdout, "wrote "+out+": 1 collection, 25 fields, 5 state keys, page yes, feedback yes\n") {
 		t.Fatalf("init --out: exit %d\nstdout: %s\nstderr: %s", code, stdout, stderr)
 	}
 	if b, _ := os.ReadFile(out); string(b) != string(want) {
 		t.Fatalf("--out wrote something else:\n%.400s", b)
+	}
+	// A file that exists may be a manifest edited since: kept, unless --force.
+	if err := os.WriteFile(out, []byte("edited"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr = runCLI("init", "--state", ordersState, "--out", out)
+	if b, _ := os.ReadFile(out); code != 2 || stdout != "" || !strings.Contains(stderr, "exists; pass --force to replace it") || string(b) != "edited" {
+		t.Fatalf("init --out over a file: exit %d, file %.20q\nstderr: %s", code, b, stderr)
+	}
+	code, _, stderr = runCLI("init", "--state", ordersState, "--out", out, "--force")
+	if b, _ := os.ReadFile(out); code != 0 || string(b) != string(want) {
+		t.Fatalf("init --out --force: exit %d, stderr %s, file %.40q", code, stderr, b)
 	}
 	if code, stdout, _ := runCLI("lint", "--manifest", out, "--state", ordersState); code != 0 || stdout != "" {
 		t.Fatalf("lint of the draft: exit %d\n%s", code, stdout)

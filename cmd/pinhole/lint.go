@@ -37,7 +37,7 @@ func runLint(args []string, stdout io.Writer) (int, error) {
 			return 0, err
 		}
 	}
-	found := lint.Plan(plan, state)
+	found := append(lint.Plan(plan, state), lint.Paths(plan, state)...)
 	for _, f := range found {
 		if _, err := fmt.Fprintf(stdout, "%s: %s\n", f.At, f.Message); err != nil {
 			return 0, err

@@ -3,7 +3,7 @@
 // lints a manifest for risky declarations, replays conformance vectors and
 // prints the version.
 //
-//	pinhole init --state S [--out FILE] [--schema URI]
+//	pinhole init --state S [--out FILE [--force]] [--schema URI]
 //	pinhole describe --manifest M --state S [--offset N] [--limit N] [--record ID]... [--key K] [--wasm FILE] [--pretty]
 //	pinhole lint --manifest M [--state S]
 //	pinhole replay [--wasm FILE] VECTOR.in.jsonl...
@@ -41,7 +41,7 @@ func main() {
 }
 
 const usage = `usage:
-  pinhole init --state S [--out FILE] [--schema URI]
+  pinhole init --state S [--out FILE [--force]] [--schema URI]
   pinhole describe --manifest M --state S [--offset N] [--limit N] [--record ID]... [--key K] [--wasm FILE] [--pretty]
   pinhole lint --manifest M [--state S]
   pinhole replay [--wasm FILE] VECTOR.in.jsonl...
@@ -59,7 +59,8 @@ const usage = `usage:
   --key K          session key, 16 to 256 bytes (default: random)
   --wasm FILE      run this pinhole.wasm under wazero instead of the native core
   --pretty         indent the response
-  --out FILE       write the draft there   --schema URI   the draft's "$schema" ("" leaves it out)
+  --out FILE       write the draft there (--force: even over a file that exists)
+  --schema URI     the draft's "$schema" ("" leaves it out)
 
   With --wasm, compiled modules are cached in $PINHOLE_CACHE_DIR, else in
   the user cache directory's pinhole/; PINHOLE_NO_CACHE=1 turns that off.

@@ -121,10 +121,10 @@ func TestRun(t *testing.T) {
 			`/collections/0/fields/contact: field is exposed plain but its values in the state look like phone numbers (2 of 3 records); declare expose mask, alias or placeholder, or leave it out`,
 			`/collections/0/fields/note: field is exposed plain but its values in the state look like e-mail addresses (1 of 3 records); declare expose mask, alias or placeholder, or leave it out`,
 			`/collections/0/fields/note: field is exposed plain but its values in the state look like card numbers (1 of 3 records); declare expose mask, alias or placeholder, or leave it out`,
-			`/collections/0/fields/apiKey/from: no record of the sample state holds /key; check the path against the store (the agent would see nothing there)`,
 			`/state/session: state key is exposed plain but is named like a credential; state keys are always exposed plain, declare it as a masked field or leave it out`,
 			`/state/session: its value in the state looks like a credential; state keys are always exposed plain, declare it as a masked field or leave it out`,
 			`/capabilities/0/description: capability "p.call" has a description shorter than 8 characters; agents choose actions by their descriptions`,
+			`/collections/0/fields/apiKey/from: no record of the sample state has /key; check the path against the store (the agent would see nothing there, and no error says so)`,
 		}, "\n") + "\n"},
 		{name: "lint risky without state", args: []string{"lint", "--manifest", risky}, code: 1, stdout: strings.Join([]string{
 			`/regions/1: region "side" has no description; the agent cannot tell what it holds`,

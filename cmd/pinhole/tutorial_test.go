@@ -44,6 +44,7 @@ func TestTutorial(t *testing.T) {
 		t.Fatalf("the tutorial marks too few blocks: %v", count)
 	}
 	t.Chdir(t.TempDir())
+	const clone = "/path/to/pinhole/"
 	var last string // the standard output of the last command
 	for i, b := range blocks {
 		switch b.kind {
@@ -53,7 +54,8 @@ func TestTutorial(t *testing.T) {
 				switch {
 				case len(args) == 0:
 				case args[0] == "cp" && len(args) == 3:
-					data, err := os.ReadFile(filepath.Join(root, args[1]))
+					// The tutorial writes the clone's place as /path/to/pinhole.
+					data, err := os.ReadFile(filepath.Join(root, strings.TrimPrefix(args[1], clone)))
 					if err != nil {
 						t.Fatalf("%s: %v", line, err)
 					}

@@ -18,7 +18,7 @@ type finding struct {
 // lintManifest reports invalid_manifest (an error) when the core rejects m,
 // and otherwise a warning for every risky declaration the shared lint finds
 // (the same checks as `pinhole lint`), judging sample values in state when
-// it is not nil.
+// it is not nil, and for every declared path state has no place for.
 func lintManifest(m, state *jsonval.Value) []finding {
 	plan, e := manifest.Compile(m)
 	if e != nil {
@@ -27,6 +27,9 @@ func lintManifest(m, state *jsonval.Value) []finding {
 	var out []finding
 	for _, f := range lint.Plan(plan, state) {
 		out = append(out, finding{"warning", wire.FindingRiskyDeclaration, f.At + ": " + f.Message, f.At})
+	}
+	for _, f := range lint.Paths(plan, state) {
+		out = append(out, finding{"warning", wire.FindingPathNotInState, f.At + ": " + f.Message, f.At})
 	}
 	return out
 }

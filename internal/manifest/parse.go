@@ -157,7 +157,7 @@ func (c *compiler) keys(v *jsonval.Value, at loc, required, allowed []string, co
 		return false
 	}
 	if k := unknownKey(v.Keys, required, allowed, comment); k >= 0 {
-		c.fail(at.in(v.Keys[k]), "unknown key"+didYouMean(v.Keys[k], required, allowed))
+		c.fail(at.in(v.Keys[k]), "unknown key"+didYouMean(v.Keys[k], required, allowed, comment))
 		return false
 	}
 	for _, r := range required {

@@ -2,23 +2,29 @@ package manifest
 
 import "strconv"
 
-// didYouMean names the key of required or allowed that key is most likely
-// a typo of (at most two edits away, and fewer than half its length), as
-// "; did you mean \"collections\"?", or returns "". It runs only for a
-// manifest that fails.
-func didYouMean(key string, required, allowed []string) string {
-	best, bestD := "", 3
-	for _, list := range [][]string{required, allowed} {
+// didYouMean names the key of required or allowed (and "$comment" when
+// comment is set) that key is a typo of, as "; did you mean
+// \"collections\"?", or returns "". A typo is one edit: a letter added,
+// left out, changed, or two neighbours swapped, in a key of three letters
+// or more. Two edits would also turn minLimit into maxLimit, or available
+// into unavailable: other keys, not typos. It runs only for a manifest that
+// fails.
+func didYouMean(key string, required, allowed []string, comment bool) string {
+	if len(key) < 3 {
+		return ""
+	}
+	lists := [][]string{required, allowed}
+	if comment {
+		lists = append(lists, []string{Comment})
+	}
+	for _, list := range lists {
 		for _, k := range list {
-			if d := editDistance(key, k, bestD); d < bestD && 2*d < len(key) {
-				best, bestD = k, d
+			if editDistance(key, k, 2) == 1 {
+				return "; did you mean " + strconv.Quote(k) + "?"
 			}
 		}
 	}
-	if best == "" {
-		return ""
-	}
-	return "; did you mean " + strconv.Quote(best) + "?"
+	return ""
 }
 
 // editDistance is the number of single-byte insertions, deletions,

@@ -7,7 +7,11 @@ func TestDidYouMean(t *testing.T) {
 		{`{"pinhole":1,"colections":[]}`, `/colections: unknown key; did you mean "collections"?`},
 		{`{"pinhole":1,"capabilites":[]}`, `/capabilites: unknown key; did you mean "capabilities"?`},
 		{`{"pinhole":1,"regions":[{"id":"r","parnet":"q"}]}`, `/regions/0/parnet: unknown key; did you mean "parent"?`},
-		{`{"pinhole":1,"regions":[{"di":"r"}]}`, `/regions/0/di: unknown key`}, // two edits of two letters: no guess
+		{`{"pinhole":1,"regions":[{"di":"r"}]}`, `/regions/0/di: unknown key`},     // a key of two letters: any guess is a guess
+		{`{"pinhole":1,"limits":{"minLimit":5}}`, `/limits/minLimit: unknown key`}, // two edits from maxLimit: another key
+		{`{"pinhole":1,"$coment":"x"}`, `/$coment: unknown key; did you mean "$comment"?`},
+		{`{"pinhole":1,"regions":[{"id":"r","activeWhen":{"path":"/a","eq":1,"$coment":"x"}}]}`,
+			`/regions/0/activeWhen/$coment: unknown condition operator`}, // no "$comment" in conditions
 		{`{"pinhole":1,"regions":[{"id":"r","colour":"red"}]}`, `/regions/0/colour: unknown key`},
 		{`{"pinhole":1,"limits":{"maxLimt":5}}`, `/limits/maxLimt: unknown key; did you mean "maxLimit"?`},
 		{`{"pinhole":1,"regions":[{"id":"r"}],"capabilities":[{"name":"a.b","description":"Do a thing","scope":"page","region":"r",` +

@@ -111,10 +111,11 @@ func Build(plan *manifest.Plan, root *jsonval.Value, prev *Snapshot) *Snapshot {
 		}
 		arr := prune.Lookup(root, col.From)
 		if arr == nil {
-			// Absent or null (pruning keeps neither): a store of another
-			// shape than the manifest declares, or one not filled yet. Said,
-			// so that an empty context is not taken for an empty store.
-			s.Warnings = append(s.Warnings, col.From.String()+": not in the state (absent or null); the collection is treated as empty")
+			// Absent, null or under a scalar (pruning keeps none of them):
+			// a store of another shape than the manifest declares, or one
+			// not filled yet. Said, so that an empty context is not taken
+			// for an empty store.
+			s.Warnings = append(s.Warnings, col.From.String()+": nothing there (absent, null, or inside a value that is not an object); the collection is treated as empty")
 			continue
 		}
 		if prune.IsCut(arr) {

@@ -56,6 +56,11 @@ const (
 // is a finding, never an error response, so it is not among Codes.
 const FindingRiskyDeclaration = "risky_declaration"
 
+// FindingPathNotInState is the code of a lint warning about a declared path
+// a sample state has no place for: a typo in a from, or a store of another
+// shape, which would show the agent nothing there without an error.
+const FindingPathNotInState = "path_not_in_state"
+
 // Codes returns every error code above, in the order they are listed.
 func Codes() []string {
 	return []string{

@@ -172,7 +172,7 @@ test("a store of another shape than the manifest declares is said in onAudit, no
   const store = plainStore({ order: { items: [] } }); // "order", the manifest reads "orders"
   const p = await createPinhole({ wasm: WASM, manifest: MANIFEST, store, onAudit: (e) => audit.push(e) });
   const warned = () => audit.filter((e) => e.kind === "snapshot_warnings").map((e) => e.warnings);
-  assert.deepEqual(warned(), [["/orders/items: not in the state (absent or null); the collection is treated as empty"]]);
+  assert.deepEqual(warned(), [["/orders/items: nothing there (absent, null, or inside a value that is not an object); the collection is treated as empty"]]);
   const d = /** @type {any} */ (await p.describe());
   assert.equal(d.context.recordsTotal, 0);
   store.setState(() => ordersState()); // the store fills: the warning clears

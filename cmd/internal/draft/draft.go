@@ -725,20 +725,30 @@ func judge(f *field, records int) (expose string, content bool, why string, keep
 	name := camel(fieldWords(f.from))
 	nk := lint.NameSuggests(name).Or(lint.NameSuggests(last))
 	var vk lint.Kinds
-	nonNull, strs, free := 0, 0, false
+	nonNull, strs, free := 0, 0, 0
+	var cards, ibans, phones, emails int // records whose value looks like one
 	for _, v := range f.values {
-		vk = vk.Or(lint.ValueLooksLike(v))
+		k := lint.ValueLooksLike(v)
+		vk = vk.Or(k)
+		cards, ibans, phones, emails = cards+b2i(k.Card), ibans+b2i(k.IBAN), phones+b2i(k.Phone), emails+b2i(k.Email)
 		if v.Kind != jsonval.Null && !(v.Kind == jsonval.String && v.S == "") {
 			nonNull++ // an empty string says no more than null
 		}
 		if v.Kind == jsonval.String {
 			strs++
 			if len(strings.Fields(v.S)) >= freeTextWords || len([]rune(v.S)) > freeTextChars {
-				free = true
+				free++
 			}
 		}
 	}
-	in := " in " + strconv.Itoa(len(f.values)) + " of " + strconv.Itoa(records) + " records"
+	// in says in how many records the values look so (n), or, when the
+	// name alone decided (n is 0), in how many the field is present.
+	in := func(n int) string {
+		if n == 0 {
+			return ", present in " + strconv.Itoa(len(f.values)) + " of " + strconv.Itoa(records) + " records"
+		}
+		return " in " + strconv.Itoa(n) + " of " + strconv.Itoa(records) + " records"
+	}
 	by := func(kind string) string {
 		switch {
 		case nk.Or(vk) == nk && vk.Any():
@@ -763,18 +773,26 @@ func judge(f *field, records int) (expose string, content bool, why string, keep
 	case nonNull == 0:
 		return "", false, "no value in the sample to judge", false
 	case k.Card:
-		return "placeholder", false, by("card numbers") + in + ": placeholder, which only the app's handler resolves", true
+		return "placeholder", false, by("card numbers") + in(cards) + ": placeholder, which only the app's handler resolves", true
 	case k.IBAN:
-		return "placeholder", false, by("IBANs") + in + ": placeholder, which only the app's handler resolves", true
+		return "placeholder", false, by("IBANs") + in(ibans) + ": placeholder, which only the app's handler resolves", true
 	case k.Phone:
-		return "alias", false, by("phone numbers") + in + ": alias, a per-session pseudonym the agent can refer to", true
+		return "alias", false, by("phone numbers") + in(phones) + ": alias, a per-session pseudonym the agent can refer to", true
 	case k.Email:
-		return "mask", false, by("e-mail addresses") + in + ": masked, the first letter and the domain kept (x***@domain)", true
-	case strs > 0 && (free || lastWordIn(last, freeTextNames)):
-		return "plain", true, "free text (" + strconv.Itoa(freeTextWords) + " words or more, or named like a note)" + in +
+		return "mask", false, by("e-mail addresses") + in(emails) + ": masked, the first letter and the domain kept (x***@domain)", true
+	case strs > 0 && (free > 0 || lastWordIn(last, freeTextNames)):
+		return "plain", true, "free text (" + strconv.Itoa(freeTextWords) + " words or more, or named like a note)" + in(free) +
 			": content user, read as data, never as instructions", true
 	}
-	return "plain", false, "short values, nothing sensitive found by name or value" + in, true
+	return "plain", false, "short values, nothing sensitive found by name or value" + in(0), true
+}
+
+// b2i is 1 for true.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // fieldWords are the words of a field's path, for its name.

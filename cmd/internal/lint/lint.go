@@ -2,8 +2,9 @@
 // exposed plain whose names or sample values look like credentials, e-mail
 // addresses, phone or card numbers, regions or capabilities an agent
 // cannot understand for lack of a description, capabilities WebMCP cannot
-// take as tools for their names, token slots that are missing, and, with a
-// sample state, declared paths it does not hold. The pinhole CLI and the
+// take as tools for their names, and token slots that are missing (Plan);
+// and, with a sample state, declared paths the state has no place for
+// (Paths). The pinhole CLI and the
 // Worker share it. Findings name manifest places, never values.
 package lint
 
@@ -38,18 +39,12 @@ func Plan(plan *manifest.Plan, state *jsonval.Value) []Finding {
 		var items []*jsonval.Value
 		if v := col.From.Resolve(state); v != nil && v.Kind == jsonval.Array {
 			items = v.Items
-		} else if state != nil {
-			out = append(out, Finding{"/collections/" + strconv.Itoa(ci) + "/from",
-				"the sample state holds no array at " + col.From.String() + advicePath})
 		}
 		for _, f := range col.Fields {
-			at := "/collections/" + strconv.Itoa(ci) + "/fields" + jsonval.Pointer{f.Name}.String()
-			if len(items) > 0 && !anyHolds(items, f.From) {
-				out = append(out, Finding{at + "/from", "no record of the sample state holds " + f.From.String() + advicePath})
-			}
 			if f.Expose != manifest.Plain {
 				continue
 			}
+			at := "/collections/" + strconv.Itoa(ci) + "/fields" + jsonval.Pointer{f.Name}.String()
 			out = append(out, nameFindings(at, "field", f.Name, f.From)...)
 			if state == nil {
 				continue
@@ -76,9 +71,6 @@ func Plan(plan *manifest.Plan, state *jsonval.Value) []Finding {
 		if state == nil {
 			continue
 		}
-		if k.From.Resolve(state) == nil {
-			out = append(out, Finding{at, "the sample state holds nothing at " + k.From.String() + advicePath})
-		}
 		for kind, hit := range classify(k.From.Resolve(state)) {
 			if hit {
 				out = append(out, Finding{at, "its value in the state looks like " + kinds[kind].one +
@@ -100,20 +92,6 @@ func Plan(plan *manifest.Plan, state *jsonval.Value) []Finding {
 }
 
 const advice = "; declare expose mask, alias or placeholder, or leave it out"
-
-// advicePath ends a finding about a declared path the sample state does not
-// hold: the agent would see nothing there, with no error.
-const advicePath = "; check the path against the store (the agent would see nothing there)"
-
-// anyHolds reports whether one of items holds a value at p.
-func anyHolds(items []*jsonval.Value, p jsonval.Pointer) bool {
-	for _, it := range items {
-		if p.Resolve(it) != nil {
-			return true
-		}
-	}
-	return false
-}
 
 // describeTool is the name the bridge gives its WebMCP describe tool by
 // default (js/src/webmcp.js).

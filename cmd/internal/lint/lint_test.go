@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pinholectx/pinhole/internal/jsonval"
 	"github.com/pinholectx/pinhole/internal/manifest"
 )
 
@@ -41,50 +40,6 @@ func TestWebMCPNames(t *testing.T) {
 				t.Fatalf("unexpected finding: %v", got)
 			case c.want != "" && (len(got) != 1 || !strings.Contains(got[0].Message, c.want)):
 				t.Fatalf("findings %v, want one saying %q", got, c.want)
-			}
-		})
-	}
-}
-
-func TestStatePaths(t *testing.T) {
-	m := `{"pinhole":1,"regions":[{"id":"r","description":"Orders"}],
-	 "collections":[{"region":"r","from":"/items","id":"/id","fields":{"name":{"from":"/name"},"note":{"from":"/note","expose":"mask"}}}],
-	 "state":{"s":"/ui/s"}}`
-	plan, e := manifest.Parse([]byte(m))
-	if e != nil {
-		t.Fatal(e)
-	}
-	cases := []struct {
-		name  string
-		state string // "" for no sample state
-		want  []string
-	}{
-		{"no sample state", "", nil},
-		{"every path held", `{"items":[{"id":"a","name":"A","note":"n"},{"id":"b","name":"B"}],"ui":{"s":1}}`, nil},
-		{"null values are held", `{"items":[{"id":"a","name":null,"note":null}],"ui":{"s":null}}`, nil},
-		{"a store of another shape", `{"order":{"items":[]}}`, []string{"/collections/0/from", "/state/s"}},
-		{"a collection that is not an array", `{"items":{"id":"a"},"ui":{"s":1}}`, []string{"/collections/0/from"}},
-		{"a field no record holds", `{"items":[{"id":"a","name":"A"},{"id":"b","name":"B"}],"ui":{"s":1}}`,
-			[]string{"/collections/0/fields/note/from"}},
-		{"an empty collection says nothing of its fields", `{"items":[],"ui":{"s":1}}`, nil},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			var state *jsonval.Value
-			if c.state != "" {
-				var err error
-				if state, err = jsonval.Parse([]byte(c.state)); err != nil {
-					t.Fatal(err)
-				}
-			}
-			var got []string
-			for _, f := range Plan(plan, state) {
-				if strings.Contains(f.Message, "check the path against the store") {
-					got = append(got, f.At)
-				}
-			}
-			if strings.Join(got, " ") != strings.Join(c.want, " ") {
-				t.Fatalf("findings at %v, want %v", got, c.want)
 			}
 		})
 	}
