@@ -51,7 +51,7 @@ func TestBadInputNeverTraps(t *testing.T) {
 	// Accepted with a counted skip or a cut: a 50 MB string in a declared
 	// field, 1e400, a non-array where a collection is declared, ids of the
 	// wrong type.
-	big := call(`{"op":"observe","state":{"orders":{"items":[{"number":"SO-1","note":` + huge + `,"totals":{"grand":1e400}},{"number":true},{"number":1.5}]}}}`)
+	big := call(`{"op":"observe","state":{"session":{"tenant":"t"},"orders":{"items":[{"number":"SO-1","note":` + huge + `,"totals":{"grand":1e400}},{"number":true},{"number":1.5}]}}}`)
 	if !bytes.Contains(big, []byte(`"recordsTotal":3,"skipped":2`)) {
 		t.Errorf("50 MB field and bad ids: %.300s", big)
 	}

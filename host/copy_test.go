@@ -22,7 +22,7 @@ func TestPatchCopyChainRefused(t *testing.T) {
 	if out, err := s.Load(ctx, m, "conformance-key-0001"); err != nil || !bytes.Contains(out, []byte(`"loaded":true`)) {
 		t.Fatalf("load: %v %.200s", err, out)
 	}
-	if out, err := s.Observe(ctx, []byte(`{"orders":{"items":[{"number":"SO-1","items":[1]}]}}`)); err != nil || !bytes.Contains(out, []byte(`"snapshot":"s1"`)) {
+	if out, err := s.Observe(ctx, []byte(`{"session":{"tenant":"t"},"orders":{"items":[{"number":"SO-1","items":[1]}]}}`)); err != nil || !bytes.Contains(out, []byte(`"snapshot":"s1"`)) {
 		t.Fatalf("observe: %v %.200s", err, out)
 	}
 	describe := []byte(`{"record":["SO-1"]}`)

@@ -350,7 +350,7 @@ func TestConcurrentSessions(t *testing.T) {
 	ctx := context.Background()
 	m := testModule(t)
 	man := readFile(t, "orders/manifest.json")
-	state := []byte(`{"orders":{"items":[{"number":"SO-1","status":"Ready to ship","customer":{"phone":"+44 20 7946 0000"}}]}}`)
+	state := []byte(`{"session":{"tenant":"t"},"orders":{"items":[{"number":"SO-1","status":"Ready to ship","customer":{"phone":"+44 20 7946 0000"}}]}}`)
 	native := session.New()
 	native.Call([]byte(`{"op":"load","manifest":` + string(man) + `,"key":"` + testKey + `"}`))
 	native.Call([]byte(`{"op":"observe","state":` + string(state) + `}`))

@@ -396,9 +396,9 @@ func TestWorkerdSoak(t *testing.T) {
 		body                []byte
 	}{
 		{"POST", "/v1/describe", typeJSON, ordersBody(t, "")},
-		{"POST", "/v1/describe", typeJSON, fill(`{"manifestId":"orders","state":{"orders":{"items":[`, "0,", "]}}}", body)},
-		{"POST", "/v1/session", typeNDJSON, fill(`{"op":"load","manifest":`+strings.ReplaceAll(string(readFile(t, "../../testdata/orders/manifest.json")), "\n", " ")+`,"key":"`+testKey+`"}`+"\n"+`{"op":"observe","state":{"orders":{"items":[`, "{},", "]}}}\n", body)},
-		{"POST", "/v1/lint", typeJSON, fill(`{"manifestId":"orders","state":{"orders":{"items":[`, "0,", "]}}}", body)},
+		{"POST", "/v1/describe", typeJSON, fill(`{"manifestId":"orders","state":{"session":{"tenant":"t"},"orders":{"items":[`, "0,", "]}}}", body)},
+		{"POST", "/v1/session", typeNDJSON, fill(`{"op":"load","manifest":`+strings.ReplaceAll(string(readFile(t, "../../testdata/orders/manifest.json")), "\n", " ")+`,"key":"`+testKey+`"}`+"\n"+`{"op":"observe","state":{"session":{"tenant":"t"},"orders":{"items":[`, "{},", "]}}}\n", body)},
+		{"POST", "/v1/lint", typeJSON, fill(`{"manifestId":"orders","state":{"session":{"tenant":"t"},"orders":{"items":[`, "0,", "]}}}", body)},
 		{"GET", "/healthz", "", nil},
 	}
 	instances := map[string]bool{}
@@ -460,7 +460,7 @@ func TestWorkerdRetiresGrownInstance(t *testing.T) {
 func TestWorkerdAbortedRequestsLeaveNothing(t *testing.T) {
 	base, _ := startFaultWorkerd(t)
 	before := instanceAt(t, base)
-	body := fill(`{"manifestId":"orders","state":{"orders":{"items":[`, "0,", "]}}}", DefaultMaxBodyBytes)
+	body := fill(`{"manifestId":"orders","state":{"session":{"tenant":"t"},"orders":{"items":[`, "0,", "]}}}", DefaultMaxBodyBytes)
 	var aborted []*slowRequest
 	for i := 0; i < 20; i++ {
 		aborted = append(aborted, startSlow(t, base, "/v1/describe", typeJSON, body, len(body)/2))

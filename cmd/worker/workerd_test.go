@@ -589,7 +589,7 @@ func TestWorkerdMemory(t *testing.T) {
 		t.Fatalf("no orders in the example state: %v", err)
 	}
 	var orders bytes.Buffer
-	orders.WriteString(`{"manifestId":"orders","state":{"orders":{"items":[`)
+	orders.WriteString(`{"manifestId":"orders","state":{"session":{"tenant":"t"},"orders":{"items":[`)
 	for i := 0; ; i++ {
 		o := example.Orders.Items[i%len(example.Orders.Items)]
 		o["number"] = "SO-" + strconv.Itoa(i)
@@ -653,11 +653,11 @@ func TestWorkerdMemory(t *testing.T) {
 		body              []byte
 		status            int
 	}{
-		{"describe: state of bare zeros", "/v1/describe", typeJSON, fill(`{"manifestId":"orders","state":{"orders":{"items":[`, "0,", "]}}}", body), 200},
-		{"describe: state of empty objects", "/v1/describe", typeJSON, fill(`{"manifestId":"orders","state":{"orders":{"items":[`, "{},", "]}}}", body), 200},
+		{"describe: state of bare zeros", "/v1/describe", typeJSON, fill(`{"manifestId":"orders","state":{"session":{"tenant":"t"},"orders":{"items":[`, "0,", "]}}}", body), 200},
+		{"describe: state of empty objects", "/v1/describe", typeJSON, fill(`{"manifestId":"orders","state":{"session":{"tenant":"t"},"orders":{"items":[`, "{},", "]}}}", body), 200},
 		{"describe: orders like the example's", "/v1/describe", typeJSON, orders.Bytes(), 200},
-		{"session: load, observe empty objects", "/v1/session", typeNDJSON, fill(load+`{"op":"observe","state":{"orders":{"items":[`, "{},", "]}}}\n", body), 200},
-		{"lint: state of bare zeros", "/v1/lint", typeJSON, fill(`{"manifestId":"orders","state":{"orders":{"items":[`, "0,", "]}}}", body), 200},
+		{"session: load, observe empty objects", "/v1/session", typeNDJSON, fill(load+`{"op":"observe","state":{"session":{"tenant":"t"},"orders":{"items":[`, "{},", "]}}}\n", body), 200},
+		{"lint: state of bare zeros", "/v1/lint", typeJSON, fill(`{"manifestId":"orders","state":{"session":{"tenant":"t"},"orders":{"items":[`, "0,", "]}}}", body), 200},
 		{"session: largest accepted batch of describes", "/v1/session", typeNDJSON, nd(all[:n]), 200},
 		{"session: one describe more (refused)", "/v1/session", typeNDJSON, nd(all[:n+1]), 413},
 		{"session: the amplification batch (refused)", "/v1/session", typeNDJSON, nd(all), 413},

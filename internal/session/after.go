@@ -23,6 +23,9 @@ func (s *Session) after(v *jsonval.Value) ([]byte, *wire.Error) {
 			return nil, UnknownParam("after", k, "since")
 		}
 	}
+	if s.withheld {
+		return nil, s.errWithheld()
+	}
 	if since == nil || since.Kind != jsonval.String {
 		return nil, wire.NewError(wire.CodeInvalidRequest, "after needs since, the snapshot id the caller saw", "since")
 	}

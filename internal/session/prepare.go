@@ -30,6 +30,9 @@ func (s *Session) prepare(v *jsonval.Value) ([]byte, *wire.Error) {
 			return nil, UnknownParam("prepare", k, "capability, record, input and snapshot")
 		}
 	}
+	if s.withheld {
+		return nil, s.errWithheld()
+	}
 	if name == nil || name.Kind != jsonval.String {
 		return nil, wire.NewError(wire.CodeInvalidRequest, "prepare needs a capability name", "capability")
 	}

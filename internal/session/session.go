@@ -51,6 +51,25 @@ type Session struct {
 	ev      wire.AuditEvent // the current operation's audit details
 	// described is the last describe's request and answer.
 	described describeCache
+	// withheld is set while the manifest's session scope is absent from the
+	// state or cut: no tenant to key tokens to, so no context is given.
+	withheld bool
+}
+
+// withheldScope is the keyer's scope while the session scope is withheld:
+// one for every such state, so that change detection goes on as usual (a
+// scope of each observe's own would make every hidden change a new
+// snapshot id). No token of it is ever shown or resolved: describe, prepare
+// and after refuse while it lasts. No JSON text starts with a NUL byte, so
+// no scope value can equal it.
+var withheldScope = []byte("\x00withheld")
+
+// errWithheld is the answer of describe, prepare and after while the
+// session scope is withheld.
+func (s *Session) errWithheld() *wire.Error {
+	at := s.plan.SessionScope.String()
+	return wire.NewError(wire.CodeInvalidState, "the session scope "+at+" is not in the state, or could not be read; "+
+		"no context is given until it is (null says there is no tenant)", at)
 }
 
 // New returns an empty session: nothing loaded. Its load needs a key.
@@ -84,7 +103,7 @@ func (s *Session) Call(req []byte) (out []byte) {
 	if len(req) > MaxRequestBytes {
 		return errorJSON(wire.NewError(wire.CodeStateTooLarge, "the request exceeds "+strconv.Itoa(MaxRequestBytes)+" bytes", ""))
 	}
-	if c := &s.described; c.out != nil && c.snapshot == s.id && string(c.req) == string(req) {
+	if c := &s.described; c.out != nil && c.snapshot == s.id && !s.withheld && string(c.req) == string(req) {
 		// The same describe of the same snapshot: the same answer.
 		op = "describe"
 		s.audited(c.stats)
@@ -225,10 +244,12 @@ func (s *Session) observe(v *jsonval.Value) ([]byte, *wire.Error) {
 	if s.plan.SessionScope != nil {
 		// A new tenant, account or user: new tokens, and the old stop resolving.
 		scope := prune.Lookup(declared, s.plan.SessionScope)
-		if prune.IsCut(scope) {
-			// A cut scope cannot tell tenants apart: a scope of this
-			// observe's own, so that no token outlives it (fail closed).
-			s.keyer.SetScope([]byte("cut " + strconv.Itoa(s.seq+1)))
+		// Absent (the bridge leaves out a value it cannot read, such as a
+		// class instance) or cut, the scope cannot tell tenants apart:
+		// withheld (fail closed). null is a scope: no tenant.
+		s.withheld = scope == nil || prune.IsCut(scope)
+		if s.withheld {
+			s.keyer.SetScope(withheldScope)
 		} else {
 			s.keyer.SetScope(jsonval.Marshal(scope))
 		}
@@ -266,6 +287,9 @@ func (s *Session) describe(v *jsonval.Value, raw []byte) ([]byte, *wire.Error) {
 	req, e := parseDescribe(v, &s.plan.Limits)
 	if e != nil {
 		return nil, e
+	}
+	if s.withheld {
+		return nil, s.errWithheld()
 	}
 	var st project.Stats
 	out, e := s.snap.Describe(s.id, req, s.keyer, &st)

@@ -169,7 +169,7 @@ test("the module's warnings about the slice reach onAudit when they change, with
 test("a store of another shape than the manifest declares is said in onAudit, not shown as an empty shop", async () => {
   /** @type {any[]} */
   const audit = [];
-  const store = plainStore({ order: { items: [] } }); // "order", the manifest reads "orders"
+  const store = plainStore({ session: { tenant: "acme-shop" }, order: { items: [] } }); // "order", the manifest reads "orders"
   const p = await createPinhole({ wasm: WASM, manifest: MANIFEST, store, onAudit: (e) => audit.push(e) });
   const warned = () => audit.filter((e) => e.kind === "snapshot_warnings").map((e) => e.warnings);
   assert.deepEqual(warned(), [["/orders/items: nothing there (absent, null, or inside a value that is not an object); the collection is treated as empty"]]);

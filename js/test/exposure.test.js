@@ -100,3 +100,33 @@ test("only declared keys of an object are read; undeclared getters are never cal
   assert.equal(touched, 0, "the undeclared getter was never read");
   assert.ok(!rec.sent.join("").includes("secret"));
 });
+
+test("a session scope the bridge cannot read withholds the context: no token is shared across tenants", async () => {
+  // A class instance (or a Map, a throwing getter) is left out at the
+  // boundary; a cyclic object is cut. Either way the module cannot tell
+  // tenants apart, so it gives no context, no action and no after until
+  // the scope is a plain value again.
+  class Tenant { constructor(/** @type {string} */ name) { this.name = name; } }
+  /** @type {any} */
+  const cyclic = { name: "globex" };
+  cyclic.self = cyclic;
+  for (const [what, tenant] of [["a class instance", new Tenant("acme")], ["a cyclic object", cyclic]]) {
+    const state = ordersState();
+    state.session.tenant = tenant;
+    const store = plainStore(state);
+    /** @type {any[]} */
+    const audit = [];
+    const p = await createPinhole({ wasm: WASM, manifest: MANIFEST, store, actions: { "order.ship": () => {} }, onAudit: (e) => audit.push(e) });
+    const d = /** @type {any} */ (await p.describe());
+    assert.equal(d.error?.code, "invalid_state", `${what}: ${JSON.stringify(d).slice(0, 200)}`);
+    assert.equal(d.error.param, "/session/tenant");
+    assert.ok(audit.some((e) => e.kind === "boundary" && e.path === "/session/tenant"), `${what}: the boundary event names the scope`);
+    const x = /** @type {any} */ (await p.execute({ capability: "order.ship", record: "SO-1001", input: { carrier: "ups" }, snapshot: "s1" }));
+    assert.equal(x.error?.code, "invalid_state", `${what}: execute while withheld`);
+    store.setState((s) => ({ ...s, session: { ...s.session, tenant: "acme-shop" } })); // a plain value again
+    await p.flush();
+    const back = /** @type {any} */ (await p.describe({ limit: 1 }));
+    assert.match(back.context?.records[0].fields.phone, /^al_/, `${what}: the context comes back with the scope`);
+    p.dispose();
+  }
+});

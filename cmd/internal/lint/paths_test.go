@@ -16,13 +16,13 @@ func TestPathFindings(t *testing.T) {
 	 "collections":[{"region":"r","from":"/items","id":"/id","fields":{"name":{"from":"/name"},"note":{"from":"/note","expose":"mask"},
 	                 "city":{"from":"/customer/city"},"tag":{"from":"/tags/0"}}},
 	                {"region":"d","from":"/detail/lines","id":"/n","fields":{"qty":{"from":"/qty"}}}],
-	 "state":{"s":"/ui/s","first":"/ui/picked/0"},
+	 "state":{"s":"/ui/s","first":"/ui/picked/0"}, "sessionScope":"/session/tenant",
 	 "feedback":{"from":"/toasts","text":"/text"}}`
 	plan, e := manifest.Parse([]byte(m))
 	if e != nil {
 		t.Fatal(e)
 	}
-	const whole = `"router":{"path":"/o"},"ui":{"s":1,"picked":["a"]},"toasts":[]`
+	const whole = `"router":{"path":"/o"},"ui":{"s":1,"picked":["a"]},"toasts":[],"session":{"tenant":"t"}`
 	cases := []struct {
 		name  string
 		state string // "" for no sample state
@@ -31,17 +31,17 @@ func TestPathFindings(t *testing.T) {
 		{"no sample state", "", nil},
 		{"every path held", `{"items":[{"id":"a","name":"A","note":"n","customer":{"city":"C"},"tags":["x"]},{"id":"b","name":"B"}],` + whole + `}`, nil},
 		{"what a sample cannot judge: nulls, short arrays", `{"items":[{"id":"a","name":null,"note":null,"customer":null,"tags":[]}],` +
-			`"router":null,"ui":{"s":null,"picked":[]},"toasts":null}`, nil},
+			`"router":null,"ui":{"s":null,"picked":[]},"toasts":null,"session":{"tenant":null}}`, nil},
 		{"an empty or null collection says nothing of its records", `{"items":null,` + whole + `}`, nil},
 		{"a store of another shape", `{"order":{"items":[]}}`,
-			[]string{"/page/route", "/collections/0/from", "/state/s", "/state/first", "/feedback/from"}},
+			[]string{"/page/route", "/collections/0/from", "/state/s", "/state/first", "/feedback/from", "/sessionScope"}},
 		{"a collection that is not an array", `{"items":{"id":"a"},` + whole + `}`, []string{"/collections/0/from"}},
 		{"a scalar where the path goes deeper", `{"items":"x","router":"r",` + whole[len(`"router":{"path":"/o"},`):] + `}`,
 			[]string{"/page/route", "/collections/0/from"}},
 		{"an id and fields no record has", `{"items":[{"ID":"a","name":"A","customer":{"town":"T"},"tags":{"first":"x"}},{"ID":"b"}],` + whole + `}`,
 			[]string{"/collections/0/id", "/collections/0/fields/note/from", "/collections/0/fields/city/from", "/collections/0/fields/tag/from"}},
 		{"an inactive region's collection is not judged", `{"items":[],` + whole + `,"detail":{}}`, nil},
-		{"an active one is", `{"items":[],"router":{"path":"/o"},"ui":{"s":1,"picked":["a"],"open":true},"toasts":[],"detail":{}}`,
+		{"an active one is", `{"items":[],"router":{"path":"/o"},"ui":{"s":1,"picked":["a"],"open":true},"toasts":[],"session":{"tenant":"t"},"detail":{}}`,
 			[]string{"/collections/1/from"}},
 	}
 	for _, c := range cases {
