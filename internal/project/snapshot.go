@@ -72,6 +72,10 @@ type Snapshot struct {
 	// comparing the values would tell which of one tenant's hidden values
 	// equal another's.
 	Scope int
+	// Withheld is set by the session when its scope could not be read
+	// while this snapshot was current: no context of it was given, so an
+	// after or prepare since it is answered as for a snapshot not held.
+	Withheld bool
 
 	base *base // request-independent parts, projected on first describe
 

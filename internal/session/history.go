@@ -26,7 +26,7 @@ func (h *history) replace(id string, s *project.Snapshot) {
 }
 
 func (h *history) get(id string) *project.Snapshot {
-	if i := h.index(id); i >= 0 {
+	if i := h.index(id); i >= 0 && !h.snaps[i].Withheld {
 		return h.snaps[i]
 	}
 	return nil

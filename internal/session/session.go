@@ -69,7 +69,7 @@ var withheldScope = []byte("\x00withheld")
 func (s *Session) errWithheld() *wire.Error {
 	at := s.plan.SessionScope.String()
 	return wire.NewError(wire.CodeInvalidState, "the session scope "+at+" is not in the state, or could not be read; "+
-		"no context is given until it is (null says there is no tenant)", at)
+		"no context is given until it is", at)
 }
 
 // New returns an empty session: nothing loaded. Its load needs a key.
@@ -198,6 +198,7 @@ func (s *Session) load(v *jsonval.Value) ([]byte, *wire.Error) {
 	}
 	s.plan, s.reads, s.keyer, s.snap, s.id = plan, plan.ReadTree(), expose.NewKeyer(key), nil, ""
 	s.history = history{}
+	s.withheld = false
 	return wire.Encode(&wire.Loaded{Loaded: true, Limits: plan.Limits, Reads: plan.Reads}), nil
 }
 
@@ -254,7 +255,11 @@ func (s *Session) observe(v *jsonval.Value) ([]byte, *wire.Error) {
 			s.keyer.SetScope(jsonval.Marshal(scope))
 		}
 	}
-	snap.Scope = s.keyer.Scope()
+	snap.Scope, snap.Withheld = s.keyer.Scope(), s.withheld
+	if s.withheld {
+		// Said to the app (the bridge's snapshot_warnings), not to the agent.
+		snap.Warnings = append(snap.Warnings, s.plan.SessionScope.String()+": the session scope is not in the state, or could not be read; no context is given until it is")
+	}
 	if s.snap != nil && project.Unchanged(s.snap, snap) {
 		// Changed only where the context hides it: the new state, under the
 		// same snapshot id, so that the id does not tell the agent that a

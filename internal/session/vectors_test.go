@@ -469,7 +469,12 @@ func vectors(t *testing.T) []vector {
 			patchReq(`[{"op":"add","path":"/session/tenant","value":{"$cut":"cycle"}}]`),
 			patchReq(`[{"op":"replace","path":"/orders/items/0/customer/email","value":"l@example.com"}]`), d(""),
 			patchReq(`[{"op":"replace","path":"/session/tenant","value":null}]`), d(`"limit":1`),
+			// A snapshot of the withheld time was never shown: not held.
+			afterReq("s2"), prepareReq(`"capability":"order.ship","record":"SO-1001","input":{"carrier":"ups"},"snapshot":"s2"`),
 			patchReq(`[{"op":"replace","path":"/session/tenant","value":"acme-shop"}]`), d(`"limit":1`))},
+		// A new load without a session scope ends the withholding.
+		{"scope-withheld-then-load", seq(m, st, patchReq(`[{"op":"remove","path":"/session/tenant"}]`), d(`"limit":1`),
+			loadReq(sm), observeReq(doc{parse(t, `{"items":[{"id":"a","name":"A"}]}`)}), d(""))},
 		{"after-availability-broad", seq(m, st, patchReq(`[{"op":"replace","path":"/session/role","value":"manager"},{"op":"replace","path":"/orders/items/0/status","value":"Shipped"},{"op":"replace","path":"/orders/items/1/status","value":"Ready to ship"},{"op":"replace","path":"/orders/items/2/status","value":"Ready to ship"},{"op":"replace","path":"/orders/items/3/status","value":"Ready to ship"},{"op":"replace","path":"/orders/items/5/status","value":"Ready to ship"}]`), afterReq("s1"))},
 		{"after-insufficient", seq(m.with(t, "/limits/maxResponseBytes", `4096`), st, observeReq(st.with(t, "/orders/items", allStatus(t, st, "Shipped"))), afterReq("s1"))},
 		{"after-stale", seq(m, st, afterReq("s0"), afterReq("s9"), []byte(`{"op":"after"}`), []byte(`{"op":"after","since":"s1","x":1}`))},

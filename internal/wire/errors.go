@@ -23,8 +23,10 @@ const (
 	// CodeInvalidManifest: load (or lint) of a manifest the compiler
 	// rejects; param is the JSON Pointer of the fault in the manifest.
 	CodeInvalidManifest = "invalid_manifest"
-	// CodeInvalidState: an observe whose state or patch cannot be used;
-	// the previous state stays in force.
+	// CodeInvalidState: an observe whose state or patch cannot be used (the
+	// previous state stays in force), or a describe, prepare or after while
+	// the manifest's session scope is absent from the state or cut (param:
+	// the scope's pointer; no context is given until it is back).
 	CodeInvalidState = "invalid_state"
 	// CodeStateTooLarge: a request or body above its byte bound, or a
 	// response whose fixed part cannot fit maxResponseBytes.

@@ -120,8 +120,10 @@ export async function createPinhole(options) {
   const declared = namesIn(parsed);
   checkActionsOption(options.actions, declared);
   const { host, fallback } = await startHost(options);
+  const m = /** @type {any} */ (parsed);
+  const scope = m !== null && typeof m === "object" && typeof m.sessionScope === "string" ? m.sessionScope : undefined;
   try {
-    return await Bridge.start(host, options, fallback, text, declared);
+    return await Bridge.start(host, options, fallback, text, declared, scope);
   } catch (err) {
     host.close();
     throw err;
@@ -264,8 +266,9 @@ class Bridge {
    * @param {MainHost | WorkerHost} host @param {PinholeOptions} o
    * @param {HostFallbackCause | undefined} fallback
    * @param {string} text the manifest's text @param {string[]} declared its capabilities' names
+   * @param {string} [scope] its sessionScope
    */
-  static async start(host, o, fallback, text, declared) {
+  static async start(host, o, fallback, text, declared, scope) {
     const link = new Link(host, {
       manifestText: text,
       key: o.key ?? randomKey(),
@@ -273,7 +276,7 @@ class Bridge {
       stderr: o.stderr,
     });
     const loaded = await link.exclusive(() => link.open());
-    const b = new Bridge(link, loaded, o);
+    const b = new Bridge(link, loaded, o, scope);
     if (fallback) {
       b.audit.emit({ source: "bridge", kind: "host_fallback", cause: fallback });
       warnFallback(fallback);
@@ -286,9 +289,9 @@ class Bridge {
 
   /**
    * @param {Link} link @param {import('./rooms.js').LoadAnswer} loaded
-   * @param {PinholeOptions} o
+   * @param {PinholeOptions} o @param {string} [scope] the manifest's sessionScope
    */
-  constructor(link, loaded, o) {
+  constructor(link, loaded, o, scope) {
     this.disposed = false;
     /** @type {Set<{dispose(): void}>} */
     this.handles = new Set();
@@ -303,7 +306,7 @@ class Bridge {
     this.recovery = new Recovery(this.link, this.audit);
     this.sync = new Sync({
       store: o.store, reads: loaded.reads, caller: this.recovery, audit: this.audit,
-      coalesce: o.coalesce, maxPatchOps: o.maxPatchOps,
+      coalesce: o.coalesce, maxPatchOps: o.maxPatchOps, scope,
     });
     this.recovery.restoreFrom(this.sync);
     this.agent = new Agent({

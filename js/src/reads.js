@@ -180,10 +180,13 @@ export class Pruner {
    * @param {ReadNode} tree
    * @param {(rule: string, path: string) => void} warn called for a value
    *   that is left out (path only, never the value).
+   * @param {string} [scope] the manifest's sessionScope (see dropPartialScope)
    */
-  constructor(tree, warn) {
+  constructor(tree, warn, scope) {
     this.tree = tree;
     this.warn = warn;
+    /** The manifest's sessionScope, as reference tokens, or null. */
+    this.scope = scope === undefined ? null : parsePointer(scope);
     /**
      * The reference tokens of the place being read: at depth d the path is
      * at[0..d). Written at each level, never popped, so that a path string
@@ -228,10 +231,58 @@ export class Pruner {
     this.at = [];
     try {
       const out = this.prune(this.tree, state, prevRaw, prevOut, 0);
-      return out === undefined || out === null || typeof out !== "object" || Array.isArray(out) ? {} : out;
+      if (out === undefined || out === null || typeof out !== "object" || Array.isArray(out)) return {};
+      if (this.scope) this.dropPartialScope(state, out);
+      return out;
     } finally {
       this.at = outer;
     }
+  }
+
+  /**
+   * dropPartialScope leaves the session scope out of out when a part of it
+   * could not cross (a class instance, a Map, a function, a throwing getter
+   * or an invalid date inside it, which the rules leave out): what crossed
+   * could be the same for tenants the store tells apart, and tokens keyed
+   * to it would carry across them. Absent, it makes the module withhold
+   * the context until the scope crosses whole. The member left out is the
+   * scope's, or that of its nearest ancestor held by an object.
+   * @param {any} state the store's state @param {Record<string, any>} out its slice
+   */
+  dropPartialScope(state, out) {
+    const toks = /** @type {string[]} */ (this.scope);
+    let v = state;
+    for (const tok of toks) {
+      if (v === null || typeof v !== "object") return; // absent already
+      try {
+        v = Object.hasOwn(v, tok) || (tok in v && !(tok in objectProto)) ? v[tok] : undefined;
+      } catch {
+        return; // a throwing getter: left out already, and warned
+      }
+    }
+    if (v === null || typeof v !== "object") return; // a plain value, or absent: crossed whole or not at all
+    let partial = false;
+    const warn = this.warn;
+    this.warn = () => { partial = true; };
+    try {
+      this.value(v, 0, 0, null);
+    } catch (err) {
+      if (!(err instanceof BoundaryError)) throw err;
+      return; // cut whole: the module withholds for a cut scope
+    } finally {
+      this.warn = warn;
+    }
+    if (!partial) return;
+    /** @type {any} */
+    let o = out;
+    let holder = null;
+    let key = "";
+    for (const tok of toks) {
+      if (o === null || typeof o !== "object") break;
+      if (!Array.isArray(o)) [holder, key] = [o, tok];
+      o = Array.isArray(o) ? o[Number(tok)] : o[tok];
+    }
+    if (holder) delete holder[key];
   }
 
   /**

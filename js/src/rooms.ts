@@ -132,6 +132,8 @@ export interface SyncOptions {
   audit: AuditRoom;
   coalesce?: "microtask" | "frame";
   maxPatchOps?: number;
+  /** The manifest's sessionScope: left out of the slice when a part of it cannot cross. */
+  scope?: string;
 }
 
 /** The store followed. */

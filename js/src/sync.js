@@ -31,7 +31,7 @@ export class Sync {
     this.coalesce = o.coalesce;
     this.trust = !o.store.mutable;
     this.maxPatchOps = o.maxPatchOps ?? DEFAULT_MAX_PATCH_OPS;
-    this.pruner = new Pruner(buildReadTree(o.reads), (rule, path) => this.audit.warn(rule, path));
+    this.pruner = new Pruner(buildReadTree(o.reads), (rule, path) => this.audit.warn(rule, path), o.scope);
     /** @type {Set<(e: SnapshotEvent) => void>} */
     this.listeners = new Set();
     this.stopped = false;

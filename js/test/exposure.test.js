@@ -130,3 +130,23 @@ test("a session scope the bridge cannot read withholds the context: no token is 
     p.dispose();
   }
 });
+
+test("a session scope with a part that cannot cross is left out whole: tenants that differ only there share no token", async () => {
+  // { id: <class instance> } would cross as {} for every tenant.
+  class ObjectId { constructor(/** @type {string} */ hex) { this.hex = hex; } }
+  const state = ordersState();
+  state.session.tenant = { id: new ObjectId("acme"), region: "eu" };
+  const store = plainStore(state);
+  /** @type {any[]} */
+  const audit = [];
+  const p = await createPinhole({ wasm: WASM, manifest: MANIFEST, store, onAudit: (e) => audit.push(e) });
+  const d = /** @type {any} */ (await p.describe());
+  assert.equal(d.error?.code, "invalid_state", JSON.stringify(d).slice(0, 200));
+  assert.ok(audit.some((e) => e.kind === "snapshot_warnings" && e.warnings.some((/** @type {string} */ w) => w.startsWith("/session/tenant: the session scope"))),
+    "the app is told the context is withheld");
+  store.setState((s) => ({ ...s, session: { ...s.session, tenant: { id: "acme", region: "eu" } } })); // all plain: crosses whole
+  await p.flush();
+  const back = /** @type {any} */ (await p.describe({ limit: 1 }));
+  assert.match(back.context?.records[0].fields.phone, /^al_/);
+  p.dispose();
+});

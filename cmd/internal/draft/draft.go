@@ -537,7 +537,7 @@ func (d *drafter) build(sample *jsonval.Value, opt Options) *jsonval.Value {
 	}
 	if d.scope != nil {
 		m.Set("sessionScope", jsonval.NewString(d.scope.String()))
-		top = append(top, "sessionScope: "+ptrText(d.scope)+" is named like a tenant; when it changes, aliases and placeholders change.")
+		top = append(top, "sessionScope: "+ptrText(d.scope)+" is named like a tenant; when it changes, aliases and placeholders change, and while it is absent no context is given.")
 	}
 	m.Set(manifest.Comment, jsonval.NewString(clip(strings.Join(top, " "))))
 	return m

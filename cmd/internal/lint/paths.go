@@ -65,7 +65,10 @@ func Paths(plan *manifest.Plan, state *jsonval.Value) []Finding {
 	if f := plan.Feedback; f != nil && misses(state, f.From) {
 		out = append(out, Finding{"/feedback/from", "the sample state has nothing at " + f.From.String() + pathAdvice})
 	}
-	if sc := plan.SessionScope; sc != nil && misses(state, sc) {
+	// The session scope is judged strictly: the module withholds the
+	// context when the scope is absent, also under a null (null itself is a
+	// scope: no tenant).
+	if sc := plan.SessionScope; sc != nil && sc.Resolve(state) == nil {
 		out = append(out, Finding{"/sessionScope", "the sample state has nothing at " + sc.String() +
 			"; check the path against the store (while the session scope is absent the module gives no context at all)"})
 	}

@@ -33,6 +33,8 @@ func TestPathFindings(t *testing.T) {
 		{"what a sample cannot judge: nulls, short arrays", `{"items":[{"id":"a","name":null,"note":null,"customer":null,"tags":[]}],` +
 			`"router":null,"ui":{"s":null,"picked":[]},"toasts":null,"session":{"tenant":null}}`, nil},
 		{"an empty or null collection says nothing of its records", `{"items":null,` + whole + `}`, nil},
+		{"a session scope under a null is absent: the module withholds", `{"items":[],"router":{"path":"/o"},"ui":{"s":1,"picked":["a"]},"toasts":[],"session":null}`,
+			[]string{"/sessionScope"}},
 		{"a store of another shape", `{"order":{"items":[]}}`,
 			[]string{"/page/route", "/collections/0/from", "/state/s", "/state/first", "/feedback/from", "/sessionScope"}},
 		{"a collection that is not an array", `{"items":{"id":"a"},` + whole + `}`, []string{"/collections/0/from"}},
