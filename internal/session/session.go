@@ -64,12 +64,15 @@ type Session struct {
 // no scope value can equal it.
 var withheldScope = []byte("\x00withheld")
 
+// withheldText says why the context is withheld, after the scope's pointer:
+// in describe's, prepare's and after's error, and in observe's warning.
+const withheldText = ": the session scope is not in the state, or could not be read; no context is given until it is"
+
 // errWithheld is the answer of describe, prepare and after while the
 // session scope is withheld.
 func (s *Session) errWithheld() *wire.Error {
 	at := s.plan.SessionScope.String()
-	return wire.NewError(wire.CodeInvalidState, "the session scope "+at+" is not in the state, or could not be read; "+
-		"no context is given until it is", at)
+	return wire.NewError(wire.CodeInvalidState, at+withheldText, at)
 }
 
 // New returns an empty session: nothing loaded. Its load needs a key.
@@ -258,7 +261,7 @@ func (s *Session) observe(v *jsonval.Value) ([]byte, *wire.Error) {
 	snap.Scope, snap.Withheld = s.keyer.Scope(), s.withheld
 	if s.withheld {
 		// Said to the app (the bridge's snapshot_warnings), not to the agent.
-		snap.Warnings = append(snap.Warnings, s.plan.SessionScope.String()+": the session scope is not in the state, or could not be read; no context is given until it is")
+		snap.Warnings = append(snap.Warnings, s.plan.SessionScope.String()+withheldText)
 	}
 	if s.snap != nil && project.Unchanged(s.snap, snap) {
 		// Changed only where the context hides it: the new state, under the

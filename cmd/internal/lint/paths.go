@@ -11,10 +11,10 @@ import (
 // pathAdvice ends a finding about a declared path: what it costs.
 const pathAdvice = "; check the path against the store (the agent would see nothing there, and no error says so)"
 
-// Paths lists the declared paths that a sample state has no place for, in
-// manifest order: a typo in a from, or a store of another shape than the manifest
-// declares. Only the collections of regions active in the sample are
-// judged (another region's may well be absent), and a path the sample
+// Paths lists, in manifest order, the declared paths that a sample state
+// has no place for: a typo in a from, or a store of another shape than the
+// manifest declares. Only the collections of regions active in the sample
+// are judged (another region's may well be absent), and a path the sample
 // cannot judge (under a null, or past the end of an array) is not a
 // finding: the sample may just not hold that data today.
 func Paths(plan *manifest.Plan, state *jsonval.Value) []Finding {
