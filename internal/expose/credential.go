@@ -458,6 +458,15 @@ var prefixRules = []prefixRule{
 	{"NF-", setAlnum, 32, 32, checkDigit}, {"nvapi-", setKey, 64, 64, checkVaried},
 	{"ak_live_", setAlnum, 30, 30, checkVaried}, {"sbp_", setAlnum, 40, 40, checkVaried},
 	{"tskey-", setKey, 12, 0, checkTailscale}, {"api_live", setKeyDot, 45, 48, checkOnfido},
+	// Shapes an outside measurement found missed when no name stood before
+	// them (trufflehog's razorpay, rootly, robinhood, endorlabs and gemini
+	// detectors): Razorpay, Rootly, Robinhood, Endor Labs and Gemini keys.
+	// Gemini's "account-"/"master-" words also start branch and host
+	// names, so their body must mix upper and lower case.
+	{"rzp_live_", setAlnum, 14, 0, checkVaried}, {"rzp_test_", setAlnum, 14, 0, checkVaried},
+	{"rootly_", setHex, 64, 64, checkVaried}, {"rh-api-", setHexDash, 36, 36, checkVaried},
+	{"endr+", setKey, 16, 16, checkVaried},
+	{"account-", setAlnum, 20, 20, checkMixed}, {"master-", setAlnum, 20, 20, checkMixed},
 }
 
 // firstRule indexes prefixRules by the first byte of the prefix.
@@ -2435,7 +2444,7 @@ func randomWord(s string) bool {
 			j++
 		}
 		w := s[i:j]
-		if len(w) >= 32 && !strings.HasSuffix(s[:i], "base64,") {
+		if len(w) >= 32 && !strings.HasSuffix(s[:i], "base64,") && !integrityDigest(w) {
 			// An AWS secret key: 40 characters, alone or between "/".
 			for p := 0; p+40 <= len(w); p++ {
 				if (p == 0 || w[p-1] == '/') && (p+40 == len(w) || w[p+40] == '/') && awsSecret(w[p:p+40]) {
@@ -2464,6 +2473,26 @@ func randomWord(s string) bool {
 		i = j
 		if i < len(s) {
 			i++
+		}
+	}
+	return false
+}
+
+// integrityDigest reports whether w is a Subresource Integrity digest, as
+// HTML's integrity attributes and npm's lockfiles write one: "sha256-",
+// "sha384-" or "sha512-" and the base64 of a hash of that size, its
+// padding left out or not. A hash of public content, not a secret (an
+// outside measurement found every such digest redacted).
+func integrityDigest(w string) bool {
+	for _, d := range [...]struct {
+		alg string
+		n   int // base64 characters of the hash, without padding
+	}{{"sha256-", 43}, {"sha384-", 64}, {"sha512-", 86}} {
+		if body, ok := strings.CutPrefix(w, d.alg); ok {
+			body = strings.TrimRight(body, "=")
+			return len(body) == d.n && strings.IndexFunc(body, func(r rune) bool {
+				return !(r < 0x80 && (isAlnum(byte(r)) || r == '+' || r == '/'))
+			}) < 0
 		}
 	}
 	return false

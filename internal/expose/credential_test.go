@@ -409,6 +409,23 @@ func TestIsCredentialCases(t *testing.T) {
 		{"ghp_" + strings.Repeat("a", 36), false},  // a placeholder
 		{"ghp_" + strings.Repeat("a1", 18), false}, // a placeholder too
 		{"ghp_R8fKq2LmZ0xW7vTn4YcB9sHd1JpE6uGa3Qo5", true},
+		// Shapes an outside measurement found missed without a name before them.
+		{"payment failed for rzp_live_T7iL5OiHvkgOG1 at checkout", true},
+		{"rzp_test_1DP5mmOlF5G5ag", true},
+		{"rootly_3f9a1c7e5b2d8f4a6c0e9b7d5f3a1c8e6b4d2f0a9c7e5b3d1f8a6c4e2b0d9f7a", true},
+		{"sync via rh-api-912314ad-711f-4ae6-8ebc-3a2569b9f47f failed", true},
+		{"endr+Qx7Lm2Nb9Vc5ZtR8", true},
+		{"gemini account-Yp5FKLPf6H8QbWHVNtMt", true},
+		{"master-Yp5FKLPf6H8QbWHVNtMt", true},
+		{"merged master-featurebranchforcheckout", false}, // a branch: one case
+		{"see account-settings-and-billing-page", false},
+		{"rootly_incident_2026_11", false},
+		// Subresource Integrity digests: hashes, not secrets.
+		{"sha384-oqVuAfXRKap7fdgcCY5uykM6+R9GqQ8K/uxy9rx7HNQlGYl1kPzQho1wx4JwY8wC", false},
+		{`<script src="/app.js" integrity="sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=" crossorigin>`, false},
+		{`"integrity": "sha512-dB9IRz+yUcoWmuRBRR1wKTU/Y9CJQSL6yJcmRVw/EHOLdVuMeN1XtK8W3xX+VlWyBm/WX1hTBMHgcQzmPjqAWg=="`, false},
+		// Not a digest's length: judged as a key.
+		{"sha384-" + "R8fKq2LmZ0xW7vTn4YcB9sHd1JpE6uGa3Qo5Xk3mQ9zR2xW7vTn4YcB9sH", true},
 		{"key=ghp_R8fKq2LmZ0xW7vTn4YcB9sHd1JpE6uGa3Qo5", true}, // after "="
 		{"/invite/ghp_R8fKq2LmZ0xW7vTn4YcB9sHd1JpE6uGa3Qo5", true},
 		{"STRIPE_KEY=rk_live_51Hx8kQ2eZvKYlo2C0aBcDeFgHiJ", true},
