@@ -1704,7 +1704,27 @@ func passwordValue(v string, sep byte) bool {
 	if sep == '=' {
 		return true
 	}
-	return len(v) >= 16 && looksRandom(v) || m.digits > 0 && m.letters > 0 || m.other > 0
+	return len(v) >= 16 && looksRandom(v) || m.digits > 0 && m.letters > 0 || m.other > 0 || scrambledCase(v)
+}
+
+// scrambledCase reports whether v, 10 characters or more, has at least
+// three upper-case letters that do not start a word of camel case (an
+// upper-case letter followed by two lower-case ones): a password of
+// letters only, generated, such as "jHkmxEsSfUQUAk", under a password
+// name in JSON, YAML or a command line, where "ChangeMeNow" or
+// "NeedsPasswordReset" are not. An outside measurement found every such
+// password missed there, and caught after "=".
+func scrambledCase(v string) bool {
+	if len(v) < 10 {
+		return false
+	}
+	n := 0
+	for i := 0; i < len(v); i++ {
+		if isUpper(v[i]) && !(i+2 < len(v) && isLower(v[i+1]) && isLower(v[i+2])) {
+			n++
+		}
+	}
+	return n >= 3
 }
 
 // pathWords are path segments after which a random segment is a secret:

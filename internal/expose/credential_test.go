@@ -420,6 +420,13 @@ func TestIsCredentialCases(t *testing.T) {
 		{"merged master-featurebranchforcheckout", false}, // a branch: one case
 		{"see account-settings-and-billing-page", false},
 		{"rootly_incident_2026_11", false},
+		// Generated passwords of letters only, under a password name.
+		{`{"password": "jHkmxEsSfUQUAk"}`, true},
+		{"password: SGOzmIofuYgfIk", true},
+		{"-Password QFDyjPnquNnDfj", true},
+		{`{"password": "ChangeMeNow"}`, false}, // camel case: words, not judged a password here
+		{`{"password": "NeedsPasswordReset"}`, false},
+		{`{"passwordHint": "FavouriteColour"}`, false},
 		// Subresource Integrity digests: hashes, not secrets.
 		{"sha384-oqVuAfXRKap7fdgcCY5uykM6+R9GqQ8K/uxy9rx7HNQlGYl1kPzQho1wx4JwY8wC", false},
 		{`<script src="/app.js" integrity="sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=" crossorigin>`, false},
