@@ -2464,14 +2464,7 @@ func randomWord(s string) bool {
 			j++
 		}
 		w := s[i:j]
-		if d, ok := jsonText(w); ok && len(w) >= 32 {
-			// Base64 of a JSON object (a pagination cursor, a state
-			// parameter): judged by what it says, not by how random the
-			// base64 looks.
-			if judgedDecoded(d, true) {
-				return true
-			}
-		} else if len(w) >= 32 && !strings.HasSuffix(s[:i], "base64,") && !integrityDigest(w) {
+		if len(w) >= 32 && !strings.HasSuffix(s[:i], "base64,") && !integrityDigest(w) {
 			// An AWS secret key: 40 characters, alone or between "/".
 			for p := 0; p+40 <= len(w); p++ {
 				if (p == 0 || w[p-1] == '/') && (p+40 == len(w) || w[p+40] == '/') && awsSecret(w[p:p+40]) {
@@ -2503,27 +2496,6 @@ func randomWord(s string) bool {
 		}
 	}
 	return false
-}
-
-// jsonText returns the text w decodes to when w is base64 (standard or
-// URL-safe, padded or not) of a JSON object's text: "{", a quoted name,
-// "}" at the end.
-func jsonText(w string) (string, bool) {
-	if !strings.HasPrefix(w, "eyJ") && !strings.HasPrefix(w, "eyAi") {
-		return "", false
-	}
-	b, ok := decodeBase64(w)
-	if !ok {
-		b, ok = appendBase64(nil, strings.TrimRight(w, "="), true)
-	}
-	if !ok {
-		return "", false
-	}
-	t := strings.TrimSpace(string(b))
-	if !utf8.ValidString(t) || !strings.HasSuffix(t, "}") || !strings.Contains(t, "\":") {
-		return "", false
-	}
-	return t, true
 }
 
 // integrityDigest reports whether w is a Subresource Integrity digest, as
