@@ -32,11 +32,14 @@ import (
 //     more letters and digits that are not words (namedKey); an
 //     environment variable ("$DB_PASS", "%DB_PASSWORD%") is not a value;
 //   - long random base64 or base62 words (an AWS secret key, a key of an
-//     unknown provider);
+//     unknown provider), except a Subresource Integrity digest;
 //   - stored password hashes in the modular crypt and PHC formats (bcrypt,
 //     md5crypt, sha256crypt and sha512crypt, yescrypt, scrypt, Argon2,
 //     PBKDF2, Cisco 8 and 9), Django's stored passwords and Kerberos 5
 //     AS-REP and TGS hashes (passwordHashAt);
+//   - a password of letters only in scrambled case under a password name
+//     in JSON, YAML or a command line, not camel case or acronyms
+//     (scrambledCase);
 //   - a password on a command line ("-Password X", "--password X"), in a
 //     .netrc entry ("machine H login U password P"), quoted in prose
 //     ("the password is 'X'"), in .NET's configuration
@@ -461,12 +464,12 @@ var prefixRules = []prefixRule{
 	// Shapes an outside measurement found missed when no name stood before
 	// them (trufflehog's razorpay, rootly, robinhood, endorlabs and gemini
 	// detectors): Razorpay, Rootly, Robinhood, Endor Labs and Gemini keys.
-	// Gemini's "account-"/"master-" words also start branch and host
-	// names, so their body must mix upper and lower case.
+	// Gemini's "account-"/"master-" words also start branch, host and
+	// class names, so their body must look random.
 	{"rzp_live_", setAlnum, 14, 0, checkVaried}, {"rzp_test_", setAlnum, 14, 0, checkVaried},
 	{"rootly_", setHex, 64, 64, checkVaried}, {"rh-api-", setHexDash, 36, 36, checkVaried},
 	{"endr+", setKey, 16, 16, checkVaried},
-	{"account-", setAlnum, 20, 20, checkMixed}, {"master-", setAlnum, 20, 20, checkMixed},
+	{"account-", setAlnum, 20, 20, checkRandom}, {"master-", setAlnum, 20, 20, checkRandom},
 }
 
 // firstRule indexes prefixRules by the first byte of the prefix.
@@ -1709,11 +1712,12 @@ func passwordValue(v string, sep byte) bool {
 
 // scrambledCase reports whether v, 10 characters or more, has at least
 // three upper-case letters that do not start a word of camel case (an
-// upper-case letter followed by two lower-case ones): a password of
-// letters only, generated, such as "jHkmxEsSfUQUAk", under a password
-// name in JSON, YAML or a command line, where "ChangeMeNow" or
-// "NeedsPasswordReset" are not. An outside measurement found every such
-// password missed there, and caught after "=".
+// upper-case letter followed by two lower-case ones), and letter pairs
+// few words have (letterPairs): a password of letters only, generated,
+// such as "jHkmxEsSfUQUAk", under a password name in JSON, YAML or a
+// command line, where "NeedsPasswordReset", "SSOEnforced" or "UNAVAILABLE"
+// are not. An outside measurement found every such password missed there,
+// and caught after "=".
 func scrambledCase(v string) bool {
 	if len(v) < 10 {
 		return false
@@ -1724,7 +1728,8 @@ func scrambledCase(v string) bool {
 			n++
 		}
 	}
-	return n >= 3
+	pairs, common := letterPairs(v)
+	return n >= 3 && pairs >= 4 && common*2 < pairs
 }
 
 // pathWords are path segments after which a random segment is a secret:
@@ -2498,18 +2503,18 @@ func randomWord(s string) bool {
 	return false
 }
 
-// integrityDigest reports whether w is a Subresource Integrity digest, as
-// HTML's integrity attributes and npm's lockfiles write one: "sha256-",
-// "sha384-" or "sha512-" and the base64 of a hash of that size, its
-// padding left out or not. A hash of public content, not a secret (an
-// outside measurement found every such digest redacted).
+// integrityDigest reports whether w, a word of randomWord (which ends
+// before any "=" of padding), is a Subresource Integrity digest, as HTML's
+// integrity attributes and npm's lockfiles write one: "sha256-",
+// "sha384-" or "sha512-" and the base64 of a hash of that size. A hash of
+// public content, not a secret (an outside measurement found every such
+// digest redacted); under a secret's name a value is judged as one anyway.
 func integrityDigest(w string) bool {
 	for _, d := range [...]struct {
 		alg string
 		n   int // base64 characters of the hash, without padding
 	}{{"sha256-", 43}, {"sha384-", 64}, {"sha512-", 86}} {
 		if body, ok := strings.CutPrefix(w, d.alg); ok {
-			body = strings.TrimRight(body, "=")
 			return len(body) == d.n && strings.IndexFunc(body, func(r rune) bool {
 				return !(r < 0x80 && (isAlnum(byte(r)) || r == '+' || r == '/'))
 			}) < 0

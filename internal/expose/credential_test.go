@@ -419,6 +419,8 @@ func TestIsCredentialCases(t *testing.T) {
 		{"master-Yp5FKLPf6H8QbWHVNtMt", true},
 		{"merged master-featurebranchforcheckout", false}, // a branch: one case
 		{"see account-settings-and-billing-page", false},
+		{`<a href="/account-NotificationSettings">`, false},
+		{"git checkout master-DataManagementConfig", false},
 		{"rootly_incident_2026_11", false},
 		// Generated passwords of letters only, under a password name.
 		{`{"password": "jHkmxEsSfUQUAk"}`, true},
@@ -426,6 +428,10 @@ func TestIsCredentialCases(t *testing.T) {
 		{"-Password QFDyjPnquNnDfj", true},
 		{`{"password": "ChangeMeNow"}`, false}, // camel case: words, not judged a password here
 		{`{"password": "NeedsPasswordReset"}`, false},
+		{`{"passwordPolicy": "SSOEnforced"}`, false},
+		{`{"password": "UNAVAILABLE"}`, false},
+		{"password_backend: AWSSecretsManager", false},
+		{"ERROR PasswordService: XMLHttpRequest failed", false},
 		{`{"passwordHint": "FavouriteColour"}`, false},
 		// Subresource Integrity digests: hashes, not secrets.
 		{"sha384-oqVuAfXRKap7fdgcCY5uykM6+R9GqQ8K/uxy9rx7HNQlGYl1kPzQho1wx4JwY8wC", false},
