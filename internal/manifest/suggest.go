@@ -19,7 +19,7 @@ func didYouMean(key string, required, allowed []string, comment bool) string {
 	}
 	for _, list := range lists {
 		for _, k := range list {
-			if editDistance(key, k, 2) == 1 {
+			if oneEdit(key, k) {
 				return "; did you mean " + strconv.Quote(k) + "?"
 			}
 		}
@@ -27,31 +27,23 @@ func didYouMean(key string, required, allowed []string, comment bool) string {
 	return ""
 }
 
-// editDistance is the number of single-byte insertions, deletions,
-// substitutions and swaps of neighbours that turn a into b (optimal string
-// alignment), or limit when it is limit or more.
-func editDistance(a, b string, limit int) int {
-	if len(a)-len(b) >= limit || len(b)-len(a) >= limit || len(a) > 64 {
-		return limit
+// oneEdit reports whether one edit turns a into b: a byte added, left
+// out or changed, or two neighbouring bytes swapped.
+func oneEdit(a, b string) bool {
+	if len(a) > len(b) {
+		a, b = b, a
 	}
-	// Three rows of the dynamic programme: two back, one back, this one.
-	prev2, prev, cur := make([]int, len(b)+1), make([]int, len(b)+1), make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
+	// Past the common prefix, the rest must match after the one edit.
+	i := 0
+	for i < len(a) && a[i] == b[i] {
+		i++
 	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-		}
-		prev2, prev, cur = prev, cur, prev2
+	switch {
+	case len(b)-len(a) == 1:
+		return a[i:] == b[i+1:]
+	case len(a) != len(b) || i == len(a):
+		return false
 	}
-	return min(prev[len(b)], limit)
+	return a[i+1:] == b[i+1:] || // changed
+		i+1 < len(a) && a[i] == b[i+1] && a[i+1] == b[i] && a[i+2:] == b[i+2:] // swapped
 }

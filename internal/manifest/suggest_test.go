@@ -25,20 +25,22 @@ func TestDidYouMean(t *testing.T) {
 	}
 }
 
-func TestEditDistance(t *testing.T) {
+func TestOneEdit(t *testing.T) {
 	cases := []struct {
 		a, b string
-		want int
+		want bool
 	}{
-		{"", "", 0}, {"abc", "abc", 0}, {"abc", "abd", 1}, {"abc", "acb", 1}, {"abc", "ab", 1},
-		{"ab", "abc", 1}, {"kitten", "sitting", 3}, {"colections", "collections", 1}, {"ca", "abc", 3},
+		{"", "", false}, {"abc", "abc", false}, // no edit
+		{"abc", "abd", true}, {"abc", "xbc", true}, // changed
+		{"abc", "acb", true}, {"bac", "abc", true}, // swapped
+		{"abc", "ab", true}, {"ab", "abc", true}, {"bc", "abc", true}, {"", "a", true}, // added or left out
+		{"colections", "collections", true}, {"capabilites", "capabilities", true},
+		{"kitten", "sitting", false}, {"ca", "abc", false}, {"abc", "bca", false},
+		{"abcd", "badc", false}, {"minLimit", "maxLimit", false}, {"available", "unavailable", false},
 	}
 	for _, c := range cases {
-		if got := editDistance(c.a, c.b, 9); got != c.want {
-			t.Errorf("editDistance(%q, %q) = %d, want %d", c.a, c.b, got, c.want)
-		}
-		if got := editDistance(c.a, c.b, 1); got != min(c.want, 1) {
-			t.Errorf("editDistance(%q, %q, limit 1) = %d, want %d", c.a, c.b, got, min(c.want, 1))
+		if got := oneEdit(c.a, c.b); got != c.want {
+			t.Errorf("oneEdit(%q, %q) = %v, want %v", c.a, c.b, got, c.want)
 		}
 	}
 }
