@@ -11,14 +11,19 @@ GO_SOURCES := $(shell find wasm internal -name '*.go' -not -name '*_test.go') go
 # V8 (BENCHMARKS.md, "Where the start-up goes").
 WASM_FLAGS := -buildmode=c-shared -trimpath -buildvcs=false -ldflags='-s -w -buildid=' \
 	-gcflags='github.com/pinholectx/pinhole/...=-l'
-# Every module we ship is then passed through addrfold, which folds Go's
-# address arithmetic into the loads' and stores' offsets: 7% less code for
-# V8 to validate and compile at start-up (RATIONALE.md, "Go's address
-# arithmetic is folded after linking").
+# Every module we ship is then rewritten after linking, in place:
+# addrfold folds Go's address arithmetic into the loads' and stores'
+# offsets (7% less code for V8 to validate and compile at start-up),
+# datamerge joins Go's tens of thousands of data segments into a few (less
+# for V8 to decode and copy). RATIONALE.md, "Go's address arithmetic is
+# folded after linking" and "Go's data segments are merged after linking".
+# $(call POSTLINK,file.wasm) runs both.
 ADDRFOLD := $(GO) run ./internal/addrfold/cmd/addrfold
+DATAMERGE := $(GO) run ./internal/datamerge/cmd/datamerge
+POSTLINK = $(ADDRFOLD) $(1) && $(DATAMERGE) $(1)
 
 # A target whose recipe fails is deleted, so that a module built but not
-# folded (addrfold below) is never taken for a finished one.
+# rewritten (POSTLINK above) is never taken for a finished one.
 .DELETE_ON_ERROR:
 
 # Fragments append their suites to TEST_TARGETS and benchmarks to BENCH_TARGETS.
@@ -32,7 +37,7 @@ wasm: $(WASM)
 $(WASM): $(GO_SOURCES) Makefile
 	@mkdir -p build
 	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_FLAGS) -o $@ ./wasm
-	$(ADDRFOLD) $@
+	$(call POSTLINK,$@)
 
 cli:
 	@mkdir -p bin

@@ -13,6 +13,7 @@ import (
 	"github.com/tetratelabs/wazero"
 
 	"github.com/pinholectx/pinhole/internal/addrfold"
+	"github.com/pinholectx/pinhole/internal/datamerge"
 	"github.com/pinholectx/pinhole/internal/session"
 	"github.com/pinholectx/pinhole/internal/wire"
 )
@@ -392,8 +393,9 @@ func TestConcurrentSessions(t *testing.T) {
 }
 
 // TestModuleFolded checks that the module the tests run is the one `make
-// wasm` ships: its address arithmetic folded (internal/addrfold), so that
-// every suite runs on the folded code. A second fold finds nothing left.
+// wasm` ships: its address arithmetic folded (internal/addrfold) and its
+// data segments merged (internal/datamerge), so that every suite runs on
+// the rewritten module. A second pass of either finds nothing left.
 func TestModuleFolded(t *testing.T) {
 	wasm, err := os.ReadFile(wasmPath)
 	if err != nil {
@@ -405,5 +407,12 @@ func TestModuleFolded(t *testing.T) {
 	}
 	if st.Functions < 1000 || st.Folded != 0 || st.Removed != 0 {
 		t.Fatalf("folding build/pinhole.wasm again: %+v; want over 1,000 functions and nothing folded", st)
+	}
+	_, ms, err := datamerge.Merge(wasm, datamerge.MaxGap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ms.SegmentsIn == 0 || ms.SegmentsIn > 100 || ms.SegmentsOut != ms.SegmentsIn || ms.BytesOut != ms.BytesIn {
+		t.Fatalf("merging build/pinhole.wasm's data again: %+v; want its few segments left as they are", ms)
 	}
 }

@@ -30,7 +30,7 @@ worker: $(WASM)
 	$(GO) run github.com/syumai/workers/cmd/workers-assets-gen -mode=go -o $(WORKER_DIR)
 	rm -f $(WORKER_DIR)/worker.mjs $(WORKER_DIR)/runtime.mjs
 	GOOS=js GOARCH=wasm $(GO) build $(WORKER_GOFLAGS) -o $(WORKER_DIR)/app.wasm ./cmd/worker
-	$(ADDRFOLD) $(WORKER_DIR)/app.wasm
+	$(call POSTLINK,$(WORKER_DIR)/app.wasm)
 	cp cmd/worker/entry.mjs cmd/worker/body.mjs cmd/worker/workerd.capnp $(WORKER_DIR)/
 	@sep=; { printf '{'; for m in $(WORKER_MANIFESTS); do \
 	  printf '%s"%s":' "$$sep" "$${m%%=*}"; cat "$${m#*=}"; sep=,; done; printf '}\n'; } > $(WORKER_DIR)/manifests.json
@@ -46,7 +46,7 @@ worker-test: worker
 	rm -rf $(WORKER_TEST_DIR)
 	cp -R $(WORKER_DIR) $(WORKER_TEST_DIR)
 	GOOS=js GOARCH=wasm $(GO) build $(WORKER_GOFLAGS) -tags pinhole_faults -o $(WORKER_TEST_DIR)/app.wasm ./cmd/worker
-	$(ADDRFOLD) $(WORKER_TEST_DIR)/app.wasm
+	$(call POSTLINK,$(WORKER_TEST_DIR)/app.wasm)
 
 test-worker: worker-test $(WORKER_NPM)
 	@test -z "$$(gofmt -l cmd/worker)" || { echo "gofmt needed:"; gofmt -l cmd/worker; exit 1; }

@@ -26,6 +26,8 @@ package addrfold
 import (
 	"errors"
 	"fmt"
+
+	"github.com/pinholectx/pinhole/internal/wasmbin"
 )
 
 // Stats counts what Fold changed.
@@ -50,7 +52,6 @@ const (
 	opFirstMemory  = 0x28 // i32.load
 	opLastLoad     = 0x35 // i64.load32_u
 	opLastMemory   = 0x3e // i64.store32
-	sectionCode    = 10
 )
 
 // maxOffset bounds the offsets Fold writes. The constants Go adds are a
@@ -63,62 +64,48 @@ const maxOffset = 1 << 20
 // with an error wrapping ErrFormat.
 func Fold(module []byte) ([]byte, Stats, error) {
 	var st Stats
-	if len(module) < 8 || string(module[:4]) != "\x00asm" || module[4] != 1 || module[5] != 0 || module[6] != 0 || module[7] != 0 {
-		return nil, st, fmt.Errorf("%w: not a WebAssembly 1.0 binary", ErrFormat)
+	sections, err := wasmbin.Sections(module)
+	if err != nil {
+		return nil, st, fmt.Errorf("%w: %v", ErrFormat, err)
 	}
 	out := make([]byte, 0, len(module))
 	out = append(out, module[:8]...)
-	r := reader{b: module, p: 8}
-	for r.p < len(module) {
-		header := r.p
-		id := r.byte()
-		size := int(r.u32())
-		start := r.p
-		if r.err != nil || size > len(module)-start {
-			return nil, st, fmt.Errorf("%w: section header at byte %d", ErrFormat, header)
-		}
-		body := module[start : start+size]
-		r.p = start + size
-		if id != sectionCode {
-			out = append(out, module[header:r.p]...) // header and all, as written
+	for _, s := range sections {
+		if s.ID != wasmbin.SectionCode {
+			out = append(out, module[s.Header:s.End]...) // header and all, as written
 			continue
 		}
-		code, err := foldCode(body, &st)
+		code, err := foldCode(s.Body, &st)
 		if err != nil {
 			return nil, st, err
 		}
-		st.BytesIn, st.BytesOut = len(body), len(code)
-		out = append(out, id)
-		out = appendU32(out, uint32(len(code)))
-		out = append(out, code...)
-	}
-	if r.err != nil {
-		return nil, st, fmt.Errorf("%w: %v", ErrFormat, r.err)
+		st.BytesIn, st.BytesOut = len(s.Body), len(code)
+		out = wasmbin.AppendSection(out, s.ID, code)
 	}
 	return out, st, nil
 }
 
 // foldCode rewrites a code section's bodies.
 func foldCode(sec []byte, st *Stats) ([]byte, error) {
-	r := reader{b: sec}
-	n := r.u32()
-	out := appendU32(make([]byte, 0, len(sec)), n)
+	r := wasmbin.Reader{B: sec}
+	n := r.U32()
+	out := wasmbin.AppendU32(make([]byte, 0, len(sec)), n)
 	var f folder
-	for i := uint32(0); i < n && r.err == nil; i++ {
-		size := int(r.u32())
-		if r.err != nil || size > len(sec)-r.p {
+	for i := uint32(0); i < n && r.Err == nil; i++ {
+		size := int(r.U32())
+		if r.Err != nil || size > len(sec)-r.P {
 			return nil, fmt.Errorf("%w: body %d runs past the code section", ErrFormat, i)
 		}
-		body, err := f.fold(sec[r.p:r.p+size], st)
+		body, err := f.fold(sec[r.P:r.P+size], st)
 		if err != nil {
 			return nil, fmt.Errorf("%w (function body %d)", err, i)
 		}
-		r.p += size
-		out = appendU32(out, uint32(len(body)))
+		r.P += size
+		out = wasmbin.AppendU32(out, uint32(len(body)))
 		out = append(out, body...)
 		st.Functions++
 	}
-	if r.err != nil || r.p != len(sec) {
+	if r.Err != nil || r.P != len(sec) {
 		return nil, fmt.Errorf("%w: malformed code section", ErrFormat)
 	}
 	return out, nil
@@ -158,18 +145,18 @@ func (f *folder) fold(body []byte, st *Stats) ([]byte, error) {
 // foldOnce folds what one pass over body finds, and says whether it found
 // anything.
 func (f *folder) foldOnce(body []byte, st *Stats) (out []byte, changed bool, err error) {
-	r := reader{b: body}
+	r := wasmbin.Reader{B: body}
 	// The local declarations are copied as they are.
-	for n := r.u32(); n > 0 && r.err == nil; n-- {
-		r.u32()
-		if !valueType(r.byte()) {
+	for n := r.U32(); n > 0 && r.Err == nil; n-- {
+		r.U32()
+		if !valueType(r.Byte()) {
 			return nil, false, fmt.Errorf("%w: a local of a type it does not know", ErrFormat)
 		}
 	}
-	if r.err != nil {
+	if r.Err != nil {
 		return nil, false, fmt.Errorf("%w: malformed local declarations", ErrFormat)
 	}
-	locals := r.p
+	locals := r.P
 	ins, err := decode(body, locals, f.ins[:0])
 	f.ins = ins
 	if err != nil {
@@ -219,8 +206,8 @@ func (f *folder) foldOnce(body []byte, st *Stats) (out []byte, changed bool, err
 		case in.removed:
 		case in.folded:
 			out = append(out, in.op)
-			out = appendU32(out, in.align)
-			out = appendU32(out, uint32(in.offset))
+			out = wasmbin.AppendU32(out, in.align)
+			out = wasmbin.AppendU32(out, uint32(in.offset))
 		default:
 			out = append(out, body[in.start:in.end]...)
 		}
@@ -285,79 +272,79 @@ func effect(in *instr) (pops, pushes int, ok bool) {
 
 // decode reads the instructions of body from p to its end.
 func decode(body []byte, p int, ins []instr) ([]instr, error) {
-	r := reader{b: body, p: p}
-	for r.p < len(body) && r.err == nil {
-		in := instr{start: r.p}
-		in.op = r.byte()
+	r := wasmbin.Reader{B: body, P: p}
+	for r.P < len(body) && r.Err == nil {
+		in := instr{start: r.P}
+		in.op = r.Byte()
 		switch op := in.op; {
 		case op == 0x02 || op == 0x03 || op == 0x04: // block, loop, if
-			if t := r.byte(); t != 0x40 && !valueType(t) {
-				r.p--
-				if r.s64() < 0 { // a type index (s33), or a type it does not know
+			if t := r.Byte(); t != 0x40 && !valueType(t) {
+				r.P--
+				if r.S64() < 0 { // a type index (s33), or a type it does not know
 					return ins, fmt.Errorf("%w: block type at byte %d", ErrFormat, in.start)
 				}
 			}
 		case op == 0x0c || op == 0x0d || op == 0x10 || (op >= 0x20 && op <= 0x26) || op == 0xd2: // br, br_if, call, variables, table.get/set, ref.func
-			r.u32()
+			r.U32()
 		case op == 0x0e: // br_table
-			for n := r.u32(); n > 0 && r.err == nil; n-- {
-				r.u32()
+			for n := r.U32(); n > 0 && r.Err == nil; n-- {
+				r.U32()
 			}
-			r.u32()
+			r.U32()
 		case op == 0x11: // call_indirect
-			r.u32()
-			r.u32()
+			r.U32()
+			r.U32()
 		case op == 0x1c: // select t*
-			for n := r.u32(); n > 0 && r.err == nil; n-- {
-				if !valueType(r.byte()) {
+			for n := r.U32(); n > 0 && r.Err == nil; n-- {
+				if !valueType(r.Byte()) {
 					return ins, fmt.Errorf("%w: select type at byte %d", ErrFormat, in.start)
 				}
 			}
 		case op >= opFirstMemory && op <= opLastMemory:
-			in.align = r.u32()
-			in.offset = uint64(r.u32())
+			in.align = r.U32()
+			in.offset = uint64(r.U32())
 			if in.align&0x40 != 0 { // a memory index follows (multi-memory)
 				return ins, fmt.Errorf("%w: multiple memories", ErrFormat)
 			}
 		case op == 0x3f || op == 0x40: // memory.size, memory.grow
-			r.u32()
+			r.U32()
 		case op == 0x41:
-			r.s64()
+			r.S64()
 		case op == opI64Const:
-			in.imm = r.s64()
+			in.imm = r.S64()
 		case op == 0x43:
-			r.skip(4)
+			r.Skip(4)
 		case op == 0x44:
-			r.skip(8)
+			r.Skip(8)
 		case op == 0xd0: // ref.null
-			if t := r.byte(); t != 0x70 && t != 0x6f {
+			if t := r.Byte(); t != 0x70 && t != 0x6f {
 				return ins, fmt.Errorf("%w: ref.null type at byte %d", ErrFormat, in.start)
 			}
 		case op == 0x00 || op == 0x01 || op == 0x05 || op == 0x0b || op == 0x0f || op == 0x1a || op == 0x1b || op == 0xd1 ||
 			(op >= 0x45 && op <= 0xc4):
 		case op == 0xfc:
-			in.sub = r.u32()
+			in.sub = r.U32()
 			switch s := in.sub; {
 			case s <= 7:
 			case s == 8: // memory.init
-				r.u32()
-				r.u32()
+				r.U32()
+				r.U32()
 			case s == 9 || s == 11 || s == 13 || (s >= 15 && s <= 17): // data.drop, memory.fill, elem.drop, table.grow/size/fill
-				r.u32()
+				r.U32()
 			case s == 10 || s == 12 || s == 14: // memory.copy, table.init, table.copy
-				r.u32()
-				r.u32()
+				r.U32()
+				r.U32()
 			default:
 				return ins, fmt.Errorf("%w: instruction 0xfc %d at byte %d", ErrFormat, s, in.start)
 			}
 		default:
 			return ins, fmt.Errorf("%w: opcode 0x%02x at byte %d", ErrFormat, op, in.start)
 		}
-		in.end = r.p
+		in.end = r.P
 		ins = append(ins, in)
 	}
-	if r.err != nil {
-		return ins, fmt.Errorf("%w: %v", ErrFormat, r.err)
+	if r.Err != nil {
+		return ins, fmt.Errorf("%w: %v", ErrFormat, r.Err)
 	}
 	if len(ins) == 0 || ins[len(ins)-1].op != 0x0b {
 		return ins, fmt.Errorf("%w: a body that does not end with end", ErrFormat)
@@ -370,82 +357,4 @@ func decode(body []byte, p int, ins []instr) ([]instr, error) {
 // proposals are longer and refused.
 func valueType(t byte) bool {
 	return (t >= 0x7b && t <= 0x7f) || t == 0x70 || t == 0x6f
-}
-
-// A reader reads LEB128 numbers and bytes; its first error sticks.
-type reader struct {
-	b   []byte
-	p   int
-	err error
-}
-
-func (r *reader) byte() byte {
-	if r.p >= len(r.b) {
-		r.fail()
-		return 0
-	}
-	r.p++
-	return r.b[r.p-1]
-}
-
-func (r *reader) skip(n int) {
-	if n > len(r.b)-r.p {
-		r.fail()
-		return
-	}
-	r.p += n
-}
-
-func (r *reader) fail() {
-	if r.err == nil {
-		r.err = errors.New("unexpected end of input")
-	}
-	r.p = len(r.b)
-}
-
-// u32 reads an unsigned LEB128 number of at most 32 bits.
-func (r *reader) u32() uint32 {
-	var v uint64
-	for shift := 0; shift < 35; shift += 7 {
-		c := r.byte()
-		v |= uint64(c&0x7f) << shift
-		if c&0x80 == 0 {
-			if v >= 1<<32 && r.err == nil {
-				r.err = errors.New("u32 out of range")
-			}
-			return uint32(v)
-		}
-	}
-	if r.err == nil {
-		r.err = errors.New("u32 too long")
-	}
-	return 0
-}
-
-// s64 reads a signed LEB128 number of at most 64 bits.
-func (r *reader) s64() int64 {
-	var v int64
-	for shift := 0; shift < 70; shift += 7 {
-		c := r.byte()
-		v |= int64(c&0x7f) << shift
-		if c&0x80 == 0 {
-			if shift < 63 && c&0x40 != 0 {
-				v |= -1 << (shift + 7)
-			}
-			return v
-		}
-	}
-	if r.err == nil {
-		r.err = errors.New("s64 too long")
-	}
-	return 0
-}
-
-// appendU32 appends v as unsigned LEB128.
-func appendU32(b []byte, v uint32) []byte {
-	for v >= 0x80 {
-		b = append(b, byte(v)|0x80)
-		v >>= 7
-	}
-	return append(b, byte(v))
 }

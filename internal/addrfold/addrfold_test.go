@@ -2,11 +2,13 @@ package addrfold
 
 import (
 	"bytes"
+
 	"context"
 	"errors"
 	"testing"
 	"time"
 
+	"github.com/pinholectx/pinhole/internal/wasmbin"
 	"github.com/tetratelabs/wazero"
 )
 
@@ -14,11 +16,11 @@ import (
 func localGet(i byte) []byte { return []byte{0x20, i} }
 func localSet(i byte) []byte { return []byte{0x21, i} }
 func i64Const(v int64) []byte {
-	return appendS64([]byte{opI64Const}, v)
+	return wasmbin.AppendS64([]byte{opI64Const}, v)
 }
-func i32Const(v int32) []byte { return appendS64([]byte{0x41}, int64(v)) }
+func i32Const(v int32) []byte { return wasmbin.AppendS64([]byte{0x41}, int64(v)) }
 func mem(op byte, align, offset uint32) []byte {
-	return appendU32(appendU32([]byte{op}, align), offset)
+	return wasmbin.AppendU32(wasmbin.AppendU32([]byte{op}, align), offset)
 }
 
 var (
@@ -34,17 +36,6 @@ var (
 	i32Stor = byte(0x36)
 )
 
-func appendS64(b []byte, v int64) []byte {
-	for {
-		c := byte(v & 0x7f)
-		v >>= 7
-		if (v == 0 && c&0x40 == 0) || (v == -1 && c&0x40 != 0) {
-			return append(b, c)
-		}
-		b = append(b, c|0x80)
-	}
-}
-
 func cat(parts ...[]byte) []byte { return bytes.Join(parts, nil) }
 
 // sp is Go's address of a stack slot: $sp (local 0) + c, wrapped.
@@ -59,7 +50,7 @@ func module(body []byte) []byte {
 // moduleOf is module with fn as the whole function body.
 func moduleOf(fn []byte) []byte {
 	section := func(id byte, content []byte) []byte {
-		return cat([]byte{id}, appendU32(nil, uint32(len(content))), content)
+		return cat([]byte{id}, wasmbin.AppendU32(nil, uint32(len(content))), content)
 	}
 	return cat(
 		[]byte("\x00asm\x01\x00\x00\x00"),
@@ -67,7 +58,7 @@ func moduleOf(fn []byte) []byte {
 		section(3, []byte{1, 0}),                                   // one function of type 0
 		section(5, []byte{1, 1, 1, 2}),                             // memory: one page, two at most
 		section(7, cat([]byte{1, 3}, []byte("run"), []byte{0, 0})), // export "run"
-		section(10, cat([]byte{1}, appendU32(nil, uint32(len(fn))), fn)),
+		section(10, cat([]byte{1}, wasmbin.AppendU32(nil, uint32(len(fn))), fn)),
 	)
 }
 

@@ -22,7 +22,7 @@ WASM_NORESERVE := build/pinhole-noreserve.wasm
 $(WASM_NORESERVE): $(GO_SOURCES)
 	@mkdir -p build
 	GOOS=wasip1 GOARCH=wasm $(GO) build -tags pinhole_noreserve $(WASM_FLAGS) -o $@ ./wasm
-	$(ADDRFOLD) $@
+	$(call POSTLINK,$@)
 
 .PHONY: bench-flat bench-wazero bench-cli
 # Cold observe per MB at 10,000, 30,000 and 100,000 orders, with and without
@@ -83,7 +83,7 @@ bench-offthread: $(WASM) web-build web-chromium
 #                        and root); writes build/bench-startup.json
 #                        (web/bench/startup.mjs)
 
-# The floor is left as Go builds it: addrfold is not run on it.
+# The floor is left as Go builds it: POSTLINK is not run on it.
 build/empty-reactor.wasm: web/bench/emptyreactor/main.go
 	@mkdir -p build
 	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_FLAGS) -o $@ ./web/bench/emptyreactor
@@ -95,7 +95,7 @@ WASM_NAMED_FLAGS := $(subst -s -w ,,$(WASM_FLAGS))
 build/pinhole-named.wasm: $(GO_SOURCES)
 	@mkdir -p build
 	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_NAMED_FLAGS) -o $@ ./wasm
-	$(ADDRFOLD) $@
+	$(call POSTLINK,$@)
 build/empty-reactor-named.wasm: web/bench/emptyreactor/main.go
 	@mkdir -p build
 	GOOS=wasip1 GOARCH=wasm $(GO) build $(WASM_NAMED_FLAGS) -o $@ ./web/bench/emptyreactor
