@@ -87,9 +87,12 @@ func (r *Reader) Skip(n int) {
 }
 
 // Fail records that the input ended early.
-func (r *Reader) Fail() {
+func (r *Reader) Fail() { r.failWith("unexpected end of input") }
+
+// failWith records the first error and stops reading.
+func (r *Reader) failWith(msg string) {
 	if r.Err == nil {
-		r.Err = errors.New("unexpected end of input")
+		r.Err = errors.New(msg)
 	}
 	r.P = len(r.B)
 }
@@ -101,15 +104,14 @@ func (r *Reader) U32() uint32 {
 		c := r.Byte()
 		v |= uint64(c&0x7f) << shift
 		if c&0x80 == 0 {
-			if v >= 1<<32 && r.Err == nil {
-				r.Err = errors.New("u32 out of range")
+			if v >= 1<<32 {
+				r.failWith("u32 out of range")
+				return 0
 			}
 			return uint32(v)
 		}
 	}
-	if r.Err == nil {
-		r.Err = errors.New("u32 too long")
-	}
+	r.failWith("u32 too long")
 	return 0
 }
 
@@ -126,9 +128,7 @@ func (r *Reader) S64() int64 {
 			return v
 		}
 	}
-	if r.Err == nil {
-		r.Err = errors.New("s64 too long")
-	}
+	r.failWith("s64 too long")
 	return 0
 }
 
