@@ -17,10 +17,8 @@ WASM_FLAGS := -buildmode=c-shared -trimpath -buildvcs=false -ldflags='-s -w -bui
 # datamerge joins Go's tens of thousands of data segments into a few (less
 # for V8 to decode and copy). RATIONALE.md, "Go's address arithmetic is
 # folded after linking" and "Go's data segments are merged after linking".
-# $(call POSTLINK,file.wasm) runs both.
-ADDRFOLD := $(GO) run ./internal/addrfold/cmd/addrfold
-DATAMERGE := $(GO) run ./internal/datamerge/cmd/datamerge
-POSTLINK = $(ADDRFOLD) $(1) && $(DATAMERGE) $(1)
+# $(call POSTLINK,file.wasm) runs both (internal/postlink).
+POSTLINK = $(GO) run ./internal/postlink $(1)
 
 # A target whose recipe fails is deleted, so that a module built but not
 # rewritten (POSTLINK above) is never taken for a finished one.
