@@ -392,11 +392,11 @@ func TestConcurrentSessions(t *testing.T) {
 	}
 }
 
-// TestModuleFolded checks that the module the tests run is the one `make
+// TestModuleRewritten checks that the module the tests run is the one `make
 // wasm` ships: its address arithmetic folded (internal/addrfold) and its
 // data segments merged (internal/datamerge), so that every suite runs on
 // the rewritten module. A second pass of either finds nothing left.
-func TestModuleFolded(t *testing.T) {
+func TestModuleRewritten(t *testing.T) {
 	wasm, err := os.ReadFile(wasmPath)
 	if err != nil {
 		t.Fatal("build/pinhole.wasm is missing (run make wasm): ", err)

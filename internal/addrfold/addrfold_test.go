@@ -2,14 +2,14 @@ package addrfold
 
 import (
 	"bytes"
-
 	"context"
 	"errors"
 	"testing"
 	"time"
 
-	"github.com/pinholectx/pinhole/internal/wasmbin"
 	"github.com/tetratelabs/wazero"
+
+	"github.com/pinholectx/pinhole/internal/wasmbin"
 )
 
 // Instructions, as the bytes of a body.

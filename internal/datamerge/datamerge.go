@@ -3,8 +3,8 @@
 //
 // Go's linker writes a module's data (read-only data, type descriptors,
 // the function tables, initialised variables) as one active segment per
-// run of bytes, starting a new segment wherever more than 8 zero bytes
-// follow each other. pinhole.wasm has 35,302 segments; all but 20 of the
+// run of bytes, starting a new segment wherever 8 or more zero bytes
+// follow each other. pinhole.wasm has 35,302 segments; all but 19 of the
 // gaps between them are 64 bytes or less. A runtime pays for each segment
 // twice: V8 decodes its header and offset expression when it compiles the
 // module, and copies it on its own when it instantiates it. Merge joins
@@ -31,7 +31,7 @@ import (
 )
 
 // MaxGap is the gap `make wasm` joins across: 64 zero bytes. It takes in all
-// but 20 of pinhole.wasm's gaps; the rest are hundreds of bytes or more.
+// but 19 of pinhole.wasm's gaps; the rest are longer (up to 4 KiB).
 const MaxGap = 64
 
 // Stats counts what Merge changed.
@@ -58,17 +58,41 @@ type segment struct {
 
 // Merge returns module with each run of data segments whose gaps are at most
 // maxGap bytes written as one segment, and what it changed. module is not
-// modified; every section but the data section (and the data count section,
-// when there is one) is copied byte for byte.
+// modified; every section but the data section is copied byte for byte.
+//
+// Besides segments Go does not write, Merge refuses a module that imports
+// its memory (a failed instantiation could leave other bytes in memory its
+// host shares, since the order of the writes changes) and one with a data
+// count section (its code may name segments by index, which merging
+// changes). Go's modules have neither.
 func Merge(module []byte, maxGap int) ([]byte, Stats, error) {
 	var st Stats
+	if maxGap < 0 {
+		return nil, st, fmt.Errorf("datamerge: a negative gap (%d)", maxGap)
+	}
 	sections, err := wasmbin.Sections(module)
 	if err != nil {
 		return nil, st, fmt.Errorf("%w: %v", ErrFormat, err)
 	}
 	var data []byte
+	seen := false
 	for _, s := range sections {
-		if s.ID == wasmbin.SectionData {
+		switch s.ID {
+		case wasmbin.SectionImport:
+			imported, err := importsMemory(s.Body)
+			if err != nil {
+				return nil, st, err
+			}
+			if imported {
+				return nil, st, fmt.Errorf("%w: the module imports its memory", ErrFormat)
+			}
+		case wasmbin.SectionDataCount:
+			return nil, st, fmt.Errorf("%w: a data count section (code may name data segments by index)", ErrFormat)
+		case wasmbin.SectionData:
+			if seen {
+				return nil, st, fmt.Errorf("%w: two data sections", ErrFormat)
+			}
+			seen = true
 			segs, err := readSegments(s.Body)
 			if err != nil {
 				return nil, st, err
@@ -85,16 +109,48 @@ func Merge(module []byte, maxGap int) ([]byte, Stats, error) {
 	out := make([]byte, 0, len(module)+st.BytesOut-st.BytesIn)
 	out = append(out, module[:8]...)
 	for _, s := range sections {
-		switch s.ID {
-		case wasmbin.SectionData:
+		if s.ID == wasmbin.SectionData {
 			out = wasmbin.AppendSection(out, s.ID, data)
-		case wasmbin.SectionDataCount:
-			out = wasmbin.AppendSection(out, s.ID, wasmbin.AppendU32(nil, uint32(st.SegmentsOut)))
-		default:
+		} else {
 			out = append(out, module[s.Header:s.End]...)
 		}
 	}
 	return out, st, nil
+}
+
+// importsMemory reports whether an import section imports a memory.
+func importsMemory(sec []byte) (bool, error) {
+	r := wasmbin.Reader{B: sec}
+	for n := r.U32(); n > 0 && r.Err == nil; n-- {
+		r.Skip(int(r.U32())) // module name
+		r.Skip(int(r.U32())) // field name
+		switch kind := r.Byte(); kind {
+		case 0x00: // function: a type index
+			r.U32()
+		case 0x01: // table: a reference type, then limits
+			r.Byte()
+			skipLimits(&r)
+		case 0x02: // memory
+			return true, nil
+		case 0x03: // global: a value type and mutability
+			r.Byte()
+			r.Byte()
+		default:
+			return false, fmt.Errorf("%w: an import of kind %d", ErrFormat, kind)
+		}
+	}
+	if r.Err != nil || r.P != len(sec) {
+		return false, fmt.Errorf("%w: malformed import section", ErrFormat)
+	}
+	return false, nil
+}
+
+// skipLimits passes over a table's or memory's limits.
+func skipLimits(r *wasmbin.Reader) {
+	if r.Byte()&1 != 0 {
+		r.U32()
+	}
+	r.U32()
 }
 
 // readSegments decodes a data section, refusing any segment that is not
@@ -126,7 +182,7 @@ func readSegments(sec []byte) ([]segment, error) {
 		if uint64(addr)+uint64(size) > 1<<32 {
 			return nil, fmt.Errorf("%w: data segment %d (byte %d) runs past a 32-bit memory", ErrFormat, i, at)
 		}
-		segs = append(segs, segment{offset: addr, data: sec[r.P : r.P+size]})
+		segs = append(segs, segment{offset: addr, data: sec[r.P : r.P+size : r.P+size]}) // capped: appending copies
 		r.P += size
 	}
 	if r.Err != nil || len(segs) != int(n) || r.P != len(sec) {
@@ -144,8 +200,7 @@ func merge(segs []segment, maxGap int) ([]segment, error) {
 	segs = append([]segment(nil), segs...)
 	sort.SliceStable(segs, func(i, j int) bool { return segs[i].offset < segs[j].offset })
 	var out []segment
-	owned := -1 // the index in out of the segment whose data merge allocated
-	last := -1  // the index in out of the last non-empty segment
+	last := -1 // the index in out of the last non-empty segment
 	for _, s := range segs {
 		if len(s.data) == 0 {
 			out = append(out, s)
@@ -158,10 +213,6 @@ func merge(segs []segment, maxGap int) ([]segment, error) {
 				return nil, fmt.Errorf("%w: data segments overlap at offset %d", ErrFormat, s.offset)
 			}
 			if gap := uint64(s.offset) - end; gap <= uint64(maxGap) {
-				if owned != last {
-					l.data = append([]byte(nil), l.data...)
-					owned = last
-				}
 				l.data = append(l.data, make([]byte, gap)...)
 				l.data = append(l.data, s.data...)
 				continue

@@ -91,11 +91,10 @@ func segmentsOf(t testing.TB, module []byte) []segment {
 func TestMerge(t *testing.T) {
 	z := func(n int) string { return string(make([]byte, n)) }
 	for _, tc := range []struct {
-		name      string
-		maxGap    int
-		dataCount bool
-		in        []seg
-		want      []seg
+		name   string
+		maxGap int
+		in     []seg
+		want   []seg
 	}{
 		{name: "a gap within the limit is written as zeros", maxGap: 8,
 			in:   []seg{{off: 16, data: "ab"}, {off: 26, data: "cd"}},
@@ -112,15 +111,15 @@ func TestMerge(t *testing.T) {
 		{name: "an empty segment is kept as it is", maxGap: 64,
 			in:   []seg{{off: 10, data: "a"}, {off: 12, data: ""}, {off: 14, data: "b"}},
 			want: []seg{{off: 10, data: "a" + z(3) + "b"}, {off: 12, data: ""}}},
-		{name: "the data count follows the segments", maxGap: 64, dataCount: true,
-			in:   []seg{{off: 1, data: "a"}, {off: 3, data: "b"}, {off: 5, data: "c"}},
-			want: []seg{{off: 1, data: "a\x00b\x00c"}}},
+		{name: "a segment may end at the top of a 32-bit memory", maxGap: 8,
+			in:   []seg{{off: -4, data: "end!"}, {off: -10, data: "a"}},
+			want: []seg{{off: -10, data: "a\x00\x00\x00\x00\x00end!"}}},
 		{name: "an address past 2 GiB (a negative i32.const)", maxGap: 4,
 			in:   []seg{{off: -100, data: "hi"}, {off: -96, data: "!"}},
 			want: []seg{{off: -100, data: "hi\x00\x00!"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			in := moduleOf(tc.dataCount, tc.in...)
+			in := moduleOf(false, tc.in...)
 			orig := bytes.Clone(in)
 			out, st, err := Merge(in, tc.maxGap)
 			if err != nil {
@@ -129,7 +128,7 @@ func TestMerge(t *testing.T) {
 			if !bytes.Equal(in, orig) {
 				t.Fatal("Merge modified its input")
 			}
-			if want := moduleOf(tc.dataCount, tc.want...); !bytes.Equal(out, want) {
+			if want := moduleOf(false, tc.want...); !bytes.Equal(out, want) {
 				t.Fatalf("got\n% x\nwant\n% x", out, want)
 			}
 			if st.SegmentsIn != len(tc.in) || st.SegmentsOut != len(tc.want) {
@@ -146,6 +145,25 @@ func TestMerge(t *testing.T) {
 	}
 }
 
+func TestMergeWithImportedFunctions(t *testing.T) {
+	header := []byte("\x00asm\x01\x00\x00\x00")
+	imp := wasmbin.AppendSection(bytes.Clone(header), wasmbin.SectionImport,
+		[]byte{3, 1, 'w', 1, 'f', 0, 0, 1, 'w', 1, 't', 1, 0x70, 1, 1, 2, 1, 'w', 1, 'g', 3, 0x7f, 0})
+	in := append(imp[:len(imp):len(imp)], memorySection...)
+	body := append([]byte{2}, seg{off: 0, data: "a"}.encode()...)
+	in = wasmbin.AppendSection(in, wasmbin.SectionData, append(body, seg{off: 2, data: "b"}.encode()...))
+	out, st, err := Merge(in, MaxGap)
+	if err != nil || st.SegmentsOut != 1 || !bytes.Equal(out[:len(imp)], imp) {
+		t.Fatalf("Merge of a module importing a function, a table and a global: %v, %+v", err, st)
+	}
+}
+
+func TestMergeNegativeGap(t *testing.T) {
+	if _, _, err := Merge(moduleOf(false, seg{off: 0, data: "a"}), -1); err == nil {
+		t.Fatal("Merge took a negative gap")
+	}
+}
+
 func TestMergeWithoutData(t *testing.T) {
 	in := append([]byte("\x00asm\x01\x00\x00\x00"), memorySection...)
 	out, st, err := Merge(in, MaxGap)
@@ -156,6 +174,17 @@ func TestMergeWithoutData(t *testing.T) {
 
 func TestMergeRefuses(t *testing.T) {
 	passive := append([]byte{1}, wasmbin.AppendU32(nil, 1)...)
+	header := []byte("\x00asm\x01\x00\x00\x00")
+	oneSegment := append([]byte{1}, seg{off: 0, data: "a"}.encode()...)
+	// An import section importing a function ("w" "f", type 0), then a
+	// memory ("w" "m", limits 1) when memory is set.
+	imports := func(memory bool) []byte {
+		b := []byte{1, 1, 'w', 1, 'f', 0, 0}
+		if memory {
+			b = []byte{2, 1, 'w', 1, 'f', 0, 0, 1, 'w', 1, 'm', 2, 0, 1}
+		}
+		return wasmbin.AppendSection(bytes.Clone(header), wasmbin.SectionImport, b)
+	}
 	for _, tc := range []struct {
 		name   string
 		module []byte
@@ -169,10 +198,15 @@ func TestMergeRefuses(t *testing.T) {
 		{"an offset expression of two instructions", moduleOf(false, seg{raw: []byte{0, opI32Const, 0, opI32Const, 0, opEnd, 1, 'a'}})},
 		{"an offset beyond 32 bits", moduleOf(false, seg{raw: append(append([]byte{0, opI32Const}, wasmbin.AppendS64(nil, 1<<33)...), opEnd, 1, 'a')})},
 		{"a segment running past its section", moduleOf(false, seg{raw: []byte{0, opI32Const, 0, opEnd, 9, 'a'}})},
-		{"bytes after the last segment", wasmbin.AppendSection([]byte("\x00asm\x01\x00\x00\x00"), wasmbin.SectionData,
-			append(append([]byte{1}, seg{off: 0, data: "a"}.encode()...), 7))},
-		{"fewer segments than counted", wasmbin.AppendSection([]byte("\x00asm\x01\x00\x00\x00"), wasmbin.SectionData,
+		{"bytes after the last segment", wasmbin.AppendSection(bytes.Clone(header), wasmbin.SectionData, append(bytes.Clone(oneSegment), 7))},
+		{"fewer segments than counted", wasmbin.AppendSection(bytes.Clone(header), wasmbin.SectionData,
 			append([]byte{2}, seg{off: 0, data: "a"}.encode()...))},
+		{"a segment past the top of a 32-bit memory", moduleOf(false, seg{off: -1, data: "ab"})},
+		{"a data count section", moduleOf(true, seg{off: 0, data: "a"})},
+		{"two data sections", wasmbin.AppendSection(wasmbin.AppendSection(bytes.Clone(header), wasmbin.SectionData, oneSegment), wasmbin.SectionData, oneSegment)},
+		{"an imported memory", wasmbin.AppendSection(imports(true), wasmbin.SectionData, oneSegment)},
+		{"an import of an unknown kind", wasmbin.AppendSection(bytes.Clone(header), wasmbin.SectionImport, []byte{1, 1, 'w', 1, 'x', 9, 0})},
+		{"a malformed import section", wasmbin.AppendSection(bytes.Clone(header), wasmbin.SectionImport, []byte{2, 1, 'w', 1, 'f', 0, 0})},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, _, err := Merge(tc.module, MaxGap)
@@ -187,14 +221,15 @@ func TestMergeRefuses(t *testing.T) {
 // merged module, when Merge accepts it, starts with the same memory, has
 // no more segments, and is left as it is by a second merge.
 func FuzzMerge(f *testing.F) {
-	f.Add([]byte{0, 10, 2, 'a', 'b', 0, 20, 1, 'c'}, uint8(16))
-	f.Add([]byte{0, 30, 1, 'x', 0, 2, 3, 'y', 'y', 'y', 1, 0, 0}, uint8(0))
+	f.Add([]byte{0, 0, 0, 10, 2, 'a', 'b', 0, 0, 0, 20, 1, 'c'}, uint8(16))
+	f.Add([]byte{0, 0, 0, 30, 1, 'x', 0, 0, 0, 2, 3, 'y', 'y', 'y', 0, 0, 1, 0, 0}, uint8(0))
+	f.Add([]byte{0xff, 0xff, 0xff, 0xf0, 4, 'a', 'b', 'c', 'd', 0xff, 0xff, 0xff, 0xfe, 2, 'e', 'f'}, uint8(64))
 	f.Fuzz(func(t *testing.T, spec []byte, gap uint8) {
 		var segs []seg
-		for i := 0; i+3 <= len(spec) && len(segs) < 64; {
-			off := int32(spec[i])<<8 | int32(spec[i+1])
-			n := int(spec[i+2] % 16)
-			i += 3
+		for i := 0; i+5 <= len(spec) && len(segs) < 64; {
+			off := int32(uint32(spec[i])<<24 | uint32(spec[i+1])<<16 | uint32(spec[i+2])<<8 | uint32(spec[i+3]))
+			n := int(spec[i+4] % 16)
+			i += 5
 			if n > len(spec)-i {
 				n = len(spec) - i
 			}
@@ -204,14 +239,16 @@ func FuzzMerge(f *testing.F) {
 		in := moduleOf(false, segs...)
 		out, st, err := Merge(in, int(gap))
 		if errors.Is(err, ErrFormat) {
-			// Only overlaps are refused here; check that there is one.
-			img := map[int32]bool{}
+			// Only overlaps and segments past 2^32 are refused here;
+			// check that there is one.
+			img := map[uint64]bool{}
 			for _, s := range segs {
-				for k := range len(s.data) {
-					if img[s.off+int32(k)] {
+				for k := range uint64(len(s.data)) {
+					a := uint64(uint32(s.off)) + k
+					if img[a] || a >= 1<<32 {
 						return
 					}
-					img[s.off+int32(k)] = true
+					img[a] = true
 				}
 			}
 			t.Fatalf("refused segments that do not overlap: %v", err)

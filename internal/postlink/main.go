@@ -50,6 +50,7 @@ func run(file string) error {
 	// module whole.
 	tmp := file + ".tmp"
 	if err := os.WriteFile(tmp, out, info.Mode().Perm()); err != nil {
+		os.Remove(tmp)
 		return err
 	}
 	if err := os.Rename(tmp, file); err != nil {

@@ -13,6 +13,7 @@ import (
 
 // Section ids the passes read or write.
 const (
+	SectionImport    = 2
 	SectionCode      = 10
 	SectionData      = 11
 	SectionDataCount = 12
