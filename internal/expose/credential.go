@@ -331,6 +331,8 @@ const (
 	checkMixed     // both upper and lower case letters
 	checkTailscale // tailscaleKey
 	checkOnfido    // onfidoToken
+	checkSk        // skKey
+	checkPk        // pkKey
 )
 
 // prefixRules follow the rule sets cited on IsCredential; lengths are the
@@ -470,6 +472,11 @@ var prefixRules = []prefixRule{
 	{"rootly_", setHex, 64, 64, checkVaried}, {"rh-api-", setHexDash, 36, 36, checkVaried},
 	{"endr+", setKey, 16, 16, checkVaried},
 	{"account-", setAlnum, 20, 20, checkRandom}, {"master-", setAlnum, 20, 20, checkRandom},
+	// Short "sk_"/"pk_" prefixes whose bodies are one case or hex
+	// (trufflehog's iexcloud, tickettailor and clickuppersonaltoken
+	// detectors), taken only in those exact shapes: IEX Cloud, Ticket
+	// Tailor, ClickUp.
+	{"sk_", setWord, 32, 44, checkSk}, {"pk_", setWord, 32, 41, checkPk},
 }
 
 // firstRule indexes prefixRules by the first byte of the prefix.
@@ -693,8 +700,64 @@ func prefixAt(s string, i int, r *prefixRule) bool {
 		return tailscaleKey(body)
 	case checkOnfido:
 		return onfidoToken(body)
+	case checkSk:
+		return skKey(body)
+	case checkPk:
+		return pkKey(body)
 	}
 	return true
+}
+
+// skKey: after "sk_", an IEX Cloud secret token (32 lower-case letters and
+// digits, both, that look random: a product code of that length does not)
+// or a Ticket Tailor API key (4 digits, "_", 6 digits, "_", 32 lower-case
+// hex digits).
+func skKey(body string) bool {
+	if len(body) == 32 {
+		return lowerToken(body) && looksRandom(body)
+	}
+	return len(body) == 44 && digits(body[:4]) && body[4] == '_' && digits(body[5:11]) && body[11] == '_' &&
+		lowerToken(body[12:]) && strings.Trim(body[12:], "0123456789abcdef") == ""
+}
+
+// pkKey: after "pk_", an IEX Cloud publishable token (as skKey's) or a
+// ClickUp personal token (8 digits, "_", 32 capitals and digits, both).
+func pkKey(body string) bool {
+	if len(body) == 32 {
+		return lowerToken(body) && looksRandom(body)
+	}
+	if len(body) != 41 || !digits(body[:8]) || body[8] != '_' {
+		return false
+	}
+	letters := 0
+	for k := 9; k < len(body); k++ {
+		switch c := body[k]; {
+		case isUpper(c):
+			letters++
+		case !isDigit(c):
+			return false
+		}
+	}
+	return letters > 0 && letters < len(body)-9
+}
+
+// lowerToken: lower-case letters and digits only, holding both.
+func lowerToken(s string) bool {
+	letters := 0
+	for k := 0; k < len(s); k++ {
+		switch c := s[k]; {
+		case isLower(c):
+			letters++
+		case !isDigit(c):
+			return false
+		}
+	}
+	return letters > 0 && letters < len(s)
+}
+
+// digits: one or more ASCII digits and nothing else.
+func digits(s string) bool {
+	return s != "" && strings.Trim(s, "0123456789") == ""
 }
 
 // tailscaleKey: after "tskey-", a key's kind, id and secret joined by "-"

@@ -422,6 +422,19 @@ func TestIsCredentialCases(t *testing.T) {
 		{`<a href="/account-NotificationSettings">`, false},
 		{"git checkout master-DataManagementConfig", false},
 		{"rootly_incident_2026_11", false},
+		// "sk_"/"pk_" keys with one-case or hex bodies, in their exact shapes
+		// only (IEX Cloud, Ticket Tailor, ClickUp).
+		{`IEX_TOKEN in the log: sk_a4c123b1612dd272d1371c17149d4395`, true},
+		{`widget key pk_6cn6z43dvyrkttnjfbf5jxvlsi47wqal in the page`, true},
+		{`sk_1234567890abcdef1234567890abcdef`, false}, // a placeholder
+		{`sk_2024winterjacketnavybluexl000001`, false}, // a product code
+		{`{"apiKey": "sk_4821_259367_fd12aabfe228f219e9cb0eb53f16947c"}`, true},
+		{`Authorization: pk_62472380_V5ASPZH8RZHQMOE95B9EE0VBGI09QYNK`, true},
+		{`constraint pk_orders_customer_id_2026_11_30_a`, false},
+		{`sk_abcdefghijklmnopqrstuvwxyzabcdef`, false},
+		{`pk_12345678_ABCDEFGHIJKLMNOPQRSTUVWXYZABCDEF`, false},
+		{`pk_12345678_11111111111111111111111111111111`, false},
+		{`sk_product_catalogue_v2_fr_be_nl_2026`, false},
 		// Generated passwords of letters only, under a password name.
 		{`{"password": "jHkmxEsSfUQUAk"}`, true},
 		{"password: SGOzmIofuYgfIk", true},
