@@ -726,27 +726,19 @@ func pkKey(body string) bool {
 	if len(body) == 32 {
 		return lowerToken(body) && looksRandom(body)
 	}
-	if len(body) != 41 || !digits(body[:8]) || body[8] != '_' {
-		return false
-	}
-	letters := 0
-	for k := 9; k < len(body); k++ {
-		switch c := body[k]; {
-		case isUpper(c):
-			letters++
-		case !isDigit(c):
-			return false
-		}
-	}
-	return letters > 0 && letters < len(body)-9
+	return len(body) == 41 && digits(body[:8]) && body[8] == '_' && oneCaseToken(body[9:], isUpper)
 }
 
 // lowerToken: lower-case letters and digits only, holding both.
-func lowerToken(s string) bool {
+func lowerToken(s string) bool { return oneCaseToken(s, isLower) }
+
+// oneCaseToken: letters of one case (those letter says are) and digits
+// only, holding both.
+func oneCaseToken(s string, letter func(byte) bool) bool {
 	letters := 0
 	for k := 0; k < len(s); k++ {
 		switch c := s[k]; {
-		case isLower(c):
+		case letter(c):
 			letters++
 		case !isDigit(c):
 			return false
