@@ -1,7 +1,8 @@
 // Package docs holds the project's documents (protocol.md,
 // context-model.md) and the tests that keep every Markdown file honest:
 // links and anchors resolve, nothing cites a document outside the
-// repository, and the code blocks that claim to work run.
+// repository, the code blocks that claim to work run, and README.md's
+// table of Make targets names exactly the targets the Makefiles define.
 package docs
 
 import (
@@ -383,5 +384,65 @@ func TestGoBlocks(t *testing.T) {
 	}
 	if ran == 0 {
 		t.Fatal("no go block ran: the README lost its Go example, or the parser broke")
+	}
+}
+
+// makeTarget matches a rule's target at the start of a Makefile line: a
+// name, then one colon (not := or ::=, which assign).
+var makeTarget = regexp.MustCompile(`^([a-z][a-z0-9-]*):(?:[^=]|$)`)
+
+// codeName matches a name in backquotes, as the table's first column
+// writes targets.
+var codeName = regexp.MustCompile("`([a-z][a-z0-9-]*)`")
+
+// TestMakeTargets checks that README.md's "Make targets" table names every
+// target of the Makefile and the fragments it includes, and no target that
+// is not there.
+func TestMakeTargets(t *testing.T) {
+	r := root(t)
+	targets := map[string]bool{}
+	for _, f := range files(t) {
+		if f != "Makefile" && !strings.HasSuffix(f, ".mk") {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(r, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			if m := makeTarget.FindStringSubmatch(line); m != nil {
+				targets[m[1]] = true
+			}
+		}
+	}
+	if !targets["test"] || !targets["demo"] {
+		t.Fatalf("found no test or demo target among %d targets: the pattern is wrong", len(targets))
+	}
+	readme, err := os.ReadFile(filepath.Join(r, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(readme), "\n## Make targets\n")
+	if !ok {
+		t.Fatal(`README.md has no "## Make targets" section`)
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	named := map[string]bool{}
+	for _, line := range strings.Split(section, "\n") {
+		if cells := strings.Split(line, "|"); len(cells) > 2 && strings.HasPrefix(line, "| `") {
+			for _, m := range codeName.FindAllStringSubmatch(cells[1], -1) {
+				named[m[1]] = true
+			}
+		}
+	}
+	for tg := range targets {
+		if !named[tg] {
+			t.Errorf("make %s is not in README.md's Make targets table", tg)
+		}
+	}
+	for tg := range named {
+		if !targets[tg] {
+			t.Errorf("README.md's Make targets table names %s, which no Makefile defines", tg)
+		}
 	}
 }
