@@ -78,7 +78,8 @@ import (
 // and with a token wrapped at its dots (a line break after a dot) joined,
 // as is a prefixed key cut by a line break or blanks (splitBody). It is
 // also judged with one layer of an encoding undone, and without its
-// combining marks (decodedCredential).
+// accents: combining marks dropped, precomposed Latin letters read as
+// their ASCII letter (decodedCredential).
 //
 // The net is written by hand rather than with regexp: it runs over every
 // string that leaves the module and regexp would add to the module's size.

@@ -734,6 +734,17 @@ func BenchmarkIsCredential(b *testing.B) {
 	}
 }
 
+// BenchmarkIsCredentialAccented: one op is one business string written
+// with accented letters, which the net also reads without its accents.
+func BenchmarkIsCredentialAccented(b *testing.B) {
+	strs := []string{"Crème brûlée à la carte, Ångström Café, São Paulo", "Nhân Viên Xuất Sắc 2026, Quận 3",
+		"Müller-Lüdenscheidt GmbH, Straße 12, Köln", "Zażółć gęślą jaźń: zamówienie nr 1042", "Livraison prévue le 12 décembre"}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		expose.IsCredential(strs[i%len(strs)])
+	}
+}
+
 // BenchmarkIsCredentialSecrets: one op is one secret of the tuning corpus.
 func BenchmarkIsCredentialSecrets(b *testing.B) {
 	var strs []string
@@ -907,7 +918,8 @@ func TestDeclarationForms(t *testing.T) {
 // TestEncodedForms: a secret written with one layer of an encoding a
 // reader undoes at a glance (hex, base64 and base64url, a data: URL,
 // percent-escapes of every character, HTML character references, \u
-// escapes as text, a combining mark after each character) is caught;
+// escapes as text, a combining mark after each character, each letter
+// written as a precomposed accented letter) is caught;
 // business text in the same encodings (but base64: a long base64 word was
 // and is redacted as a random word), and images in data: URLs, are not.
 func TestEncodedForms(t *testing.T) {
@@ -931,7 +943,16 @@ func TestEncodedForms(t *testing.T) {
 		}
 	}
 	png := "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
-	for _, s := range []string{png, "Nha\u0302n Vie\u0302n Xua\u0302\u0301t Sa\u0306\u0301c 2026", "50%25 off &amp; free shipping \\u2014 today",
+	// One accented letter is enough to hide a key from a net that reads
+	// letters as they are written.
+	for _, s := range []string{"ghp_R8fKq2LmZ0xW7vTn4YcB9sHd1JpE6uGä3Qo5", "AKIA4XQ2MZ7JRB6KW3PŤ", "token: xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnÕpQrStUvWx"} {
+		if !expose.IsCredential(s) {
+			t.Errorf("IsCredential(%q) = false", s)
+		}
+	}
+	for _, s := range []string{png, "Nha\u0302n Vie\u0302n Xua\u0302\u0301t Sa\u0306\u0301c 2026", "Nhân Viên Xuất Sắc 2026",
+		"Crème brûlée à la carte, Ångström Café, São Paulo", "Müller-Lüdenscheidt GmbH, Straße 12", "Nguyễn Thị Minh Khai, Quận 3",
+		"ÉLÉGANCE PARISIENNE ÉTÉ 2026", "Zażółć gęślą jaźń", "Ærøskøbing Færgeleje", "50%25 off &amp; free shipping \\u2014 today",
 		"sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"} {
 		if expose.IsCredential(s) {
 			t.Errorf("IsCredential(%q) = true: business text", s)
@@ -941,7 +962,7 @@ func TestEncodedForms(t *testing.T) {
 
 // encodings returns s in each encoding TestEncodedForms tries.
 func encodings(s string) map[string]string {
-	var pct, refs, uesc, marks strings.Builder
+	var pct, refs, uesc, marks, accented strings.Builder
 	for i := 0; i < len(s); i++ {
 		fmt.Fprintf(&pct, "%%%02X", s[i])
 	}
@@ -950,12 +971,27 @@ func encodings(s string) map[string]string {
 		fmt.Fprintf(&uesc, `\u%04x`, r)
 		marks.WriteRune(r)
 		marks.WriteRune('\u0301')
+		accented.WriteRune(accent(r))
 	}
 	b64 := base64.StdEncoding.EncodeToString([]byte(s))
 	return map[string]string{
 		"hex": hex.EncodeToString([]byte(s)), "base64": b64, "base64url": base64.RawURLEncoding.EncodeToString([]byte(s)),
 		"data URL": "data:text/plain;base64," + b64, "base64 in a sentence": "the value is " + b64 + " (as sent)",
 		"percent-escapes": pct.String(), "character references": refs.String(), `\u escapes`: uesc.String(),
-		"a mark after each character": marks.String(),
+		"a mark after each character": marks.String(), "accented letters": accented.String(),
 	}
+}
+
+// accent returns an ASCII letter as one precomposed letter with an accent
+// (NFC of the letter and a mark: ǵ for g), and any other rune as it is. Q
+// and q have none.
+func accent(r rune) rune {
+	const upper, lower = "ÁḂĆḊÉḞǴḢÍĴḰĹḾŃÓṔQŔŚṪÚṼẂẊÝŹ", "áḃćḋéḟǵḣíĵḱĺḿńóṕqŕśṫúṽẃẋýź"
+	switch {
+	case r >= 'A' && r <= 'Z':
+		return []rune(upper)[r-'A']
+	case r >= 'a' && r <= 'z':
+		return []rune(lower)[r-'a']
+	}
+	return r
 }

@@ -23,9 +23,9 @@ const minEncodedRun = 16
 const maxDecodedRuns = 256
 
 // decodedCredential reports whether s (already normalised) holds a
-// credential once an encoding is undone, or once combining marks are
-// dropped from original (the string before normalize). One pass finds
-// what there is to undo; most strings have nothing.
+// credential once an encoding is undone, or once the accents of original
+// (the string before normalize) are taken off. One pass finds what there is
+// to undo; most strings have nothing.
 func decodedCredential(original, s string) bool {
 	escapes, words := false, false
 	run := 0
@@ -44,14 +44,11 @@ func decodedCredential(original, s string) bool {
 			return true
 		}
 	}
-	// Without its marks, a text is judged by the net's rules but not as a
-	// random word: decomposed words of a language written with marks run
-	// together into one long word of letters ("NhânViên…" → "NhanVien…").
-	// (fold reads a mark as a blank: a string it left as it was has none.)
-	if original != s {
-		if d, ok := withoutMarks(original); ok && judgedDecoded(d, false) {
-			return true
-		}
+	// Without its accents, a text is judged by the net's rules but not as a
+	// random word: words of a language written with accents run together
+	// into one long word of letters ("NhânViên…" → "NhanVien…").
+	if d, ok := withoutAccents(original); ok && judgedDecoded(d, false) {
+		return true
 	}
 	return words && encodedWord(s)
 }
@@ -205,10 +202,15 @@ func charRef(s string) (rune, int) {
 	return r, end + 1
 }
 
-// withoutMarks returns s with its combining marks dropped, and whether it
-// had one: fold reads a mark as a blank, which parts a key written with a
-// mark after each character ("ǵh́ṕ_…"); read without them, it is whole.
-func withoutMarks(s string) (string, bool) {
+// withoutAccents returns s with its combining marks dropped and its
+// precomposed Latin letters written as the ASCII letter they decompose to
+// (base_table.go, from the Unicode Character Database), and whether it
+// changed anything. fold reads a mark as a blank, which parts a key written
+// with a mark after each character ("g\u0301h\u0301p\u0301_…"), and keeps a
+// precomposed letter, which hides a key written in accented letters
+// ("ǵh́ṕ_…", the same text in its composed form); read without them, either
+// is whole.
+func withoutAccents(s string) (string, bool) {
 	i := 0
 	for i < len(s) && s[i] < utf8.RuneSelf {
 		i++
@@ -219,19 +221,33 @@ func withoutMarks(s string) (string, bool) {
 	var b strings.Builder
 	found := false
 	for j, r := range s[i:] {
-		if r >= 0x300 && unicode.Is(unicode.Mn, r) {
-			if !found {
-				b.Grow(len(s))
-				b.WriteString(s[:i+j])
-				found = true
-			}
-			continue
+		base, mark := baseLetter(r), r >= 0x300 && unicode.Is(unicode.Mn, r)
+		if !found && (base != 0 || mark) {
+			b.Grow(len(s))
+			b.WriteString(s[:i+j])
+			found = true
 		}
-		if found {
+		switch {
+		case !found || mark:
+		case base != 0:
+			b.WriteByte(base)
+		default:
 			b.WriteRune(r)
 		}
 	}
 	return b.String(), found
+}
+
+// baseLetter returns the ASCII letter whose canonical decomposition is r
+// followed by combining marks only (á, ấ, ḱ), or 0.
+func baseLetter(r rune) byte {
+	switch {
+	case r >= 0xc0 && r < 0xc0+rune(len(latinBase)):
+		return latinBase[r-0xc0]
+	case r >= 0x1e00 && r < 0x1e00+rune(len(latinExtraBase)):
+		return latinExtraBase[r-0x1e00]
+	}
+	return 0
 }
 
 // encodedWord reports whether a word of s, base64 (or base64url) or hex of

@@ -218,6 +218,7 @@ func Clean(s string) string {
 }
 
 //go:generate go run ./internal/ignorablegen
+//go:generate go run ./internal/basegen
 
 // invisible reports whether Clean removes r: DEL, a C1 control or a
 // Default_Ignorable_Code_Point (the generated table ignorable).

@@ -56,3 +56,33 @@ func TestFoldKeepsKeyStarts(t *testing.T) {
 		t.Errorf("decomposed Vietnamese text is taken for a credential: %q", nfd)
 	}
 }
+
+// TestBaseLetters: a precomposed Latin letter reads as the ASCII letter of
+// its canonical decomposition (UnicodeData.txt), recursively; letters that
+// decompose to no ASCII letter, or not at all, and everything outside the
+// table's blocks, read as none. withoutAccents writes text so.
+func TestBaseLetters(t *testing.T) {
+	for r, want := range map[rune]byte{
+		'á': 'a', 'Ấ': 'A', 'ǖ': 'u', 'Ḱ': 'K', 'ỹ': 'y', 'ṕ': 'p', 'Ǵ': 'G', 'ẘ': 'w', 'ẛ': 0,
+		'ǯ': 0, 'ß': 0, 'Ø': 0, 'ı': 0, 'Æ': 0, 'ẞ': 0, '×': 0, 'a': 0, 'й': 0, 'ώ': 0, 'ａ': 0,
+	} {
+		if got := baseLetter(r); got != want {
+			t.Errorf("baseLetter(%q) = %q, want %q", r, got, want)
+		}
+	}
+	for _, tc := range []struct{ in, out string }{
+		{"ǵh́ṕ_R8ä", "ghp_R8a"},
+		{"g\u0301h\u0301p\u0301", "ghp"},
+		{"Nhân Viên Xuất Sắc", "Nhan Vien Xuat Sac"},
+		{"Straße, Øre, naïve", "Straße, Øre, naive"},
+	} {
+		if got, ok := withoutAccents(tc.in); !ok || got != tc.out {
+			t.Errorf("withoutAccents(%q) = %q, %v; want %q, true", tc.in, got, ok, tc.out)
+		}
+	}
+	for _, s := range []string{"plain ASCII", "Straße Øre", "東京 서울 Москва"} {
+		if got, ok := withoutAccents(s); ok {
+			t.Errorf("withoutAccents(%q) = %q, true; want nothing to change", s, got)
+		}
+	}
+}

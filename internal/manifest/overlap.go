@@ -132,6 +132,65 @@ func (c *compiler) checkOverlap() {
 		}
 	}
 	c.checkWatched(plain, protected)
+	if c.err == nil {
+		c.checkConds(plain, protected)
+	}
+}
+
+// checkConds rejects a condition that reads declared values and more. A
+// condition's path, or for a field condition that field of every item, is
+// read whole: around a collection's items, the feedback, a field, a page or
+// state value, or at the store's root, it would bring the members beside
+// them, which nothing declares, into the module. Equal to or inside a
+// declared value, or outside every one, it reads only what it names.
+func (c *compiler) checkConds(plain, protected []declared) {
+	p := c.plan
+	// reads reports whether w, read by the condition at, holds a declared
+	// value and more, and fails then.
+	reads := func(w declared, at string) bool {
+		for _, list := range [2][]declared{plain, protected} {
+			for j := range list {
+				if d := &list[j]; w.len() < d.len() && overlaps(&w, d) {
+					c.fail(path(at), "reads "+d.at()+" and more: a condition reads its value whole; name that value's path itself or a value outside it")
+					return true
+				}
+			}
+		}
+		return false
+	}
+	// check checks every leaf of cond, declared at at; a field condition
+	// for each collection of ci (a record-scope capability's), or none.
+	check := func(cond *Cond, at string, ci []int) {
+		cond.visit(func(l *Cond) {
+			if c.err != nil {
+				return
+			}
+			if !l.Field {
+				reads(declared{base: l.Ptr}, at)
+				return
+			}
+			for _, i := range ci {
+				if reads(declared{base: p.Collections[i].From, star: true, rel: l.Ptr}, at) {
+					return
+				}
+			}
+		})
+	}
+	for i, r := range p.Regions {
+		check(r.ActiveWhen, "/regions/"+strconv.Itoa(i)+"/activeWhen", nil)
+	}
+	for i := range p.Capabilities {
+		cp := &p.Capabilities[i]
+		var cols []int
+		for ci := range p.Collections {
+			if cp.Record && p.appliesTo(cp, ci) {
+				cols = append(cols, ci)
+			}
+		}
+		for j, r := range cp.Unavailable {
+			check(r.When, "/capabilities/"+strconv.Itoa(i)+"/unavailable/"+strconv.Itoa(j)+"/when", cols)
+		}
+	}
 }
 
 // checkWatched rejects a redescribeOn or sessionScope path whose change

@@ -1,6 +1,7 @@
 package manifest_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -46,6 +47,50 @@ func TestWatchedPaths(t *testing.T) {
 			t.Errorf("%s: %v", tc.watch, err)
 		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
 			t.Errorf("%s: error %v, want %q", tc.watch, err, tc.err)
+		}
+	}
+}
+
+// TestConditionReads: a condition's path, or a field condition's field of
+// every item, is read whole, so it may not hold a declared value and more
+// (undeclared members beside it would enter the module); one equal to or
+// inside a declared value, or outside every one, reads only what it names.
+func TestConditionReads(t *testing.T) {
+	const base = `"page":{"route":"/router/path","params":{"from":"/router/query","allow":["status"]}},` +
+		`"regions":[{"id":"r"},{"id":"s","activeWhen":%s}],` +
+		`"collections":[{"region":"r","from":"/orders/items","id":"/number","fields":{"status":{"from":"/status"},"name":{"from":"/customer/name"},"card":{"from":"/card","expose":"placeholder"}}}],` +
+		`"state":{"filter":"/orders/filter","role":"/session/role"},` +
+		`"feedback":{"from":"/ui/toasts","text":"/message"},` +
+		`"capabilities":[{"name":"order.ship","description":"Ship it.","scope":"record","region":"r","unavailable":[{"when":%s,"reason":"No."}]}]`
+	const ok = `{"path":"/session/role","eq":"clerk"}`
+	for _, tc := range []struct {
+		active, when string // the region's activeWhen, the capability's rule
+		err          string // "" when the manifest loads
+	}{
+		{ok, ok, ""},
+		// Equal to or inside a declared value, or outside every one.
+		{`{"path":"/orders/filter","exists":true}`, `{"field":"/status","eq":"Shipped"}`, ""},
+		{`{"path":"/orders/filter/0","eq":"ready"}`, `{"field":"/card","exists":false}`, ""},
+		{`{"path":"/flags/beta","eq":true}`, `{"all":[{"field":"/customer/name","exists":true},{"field":"/hold","eq":true}]}`, ""},
+		{`{"path":"/orders/items/0/status","eq":"ready"}`, ok, ""},
+		// Around declared values.
+		{`{"path":"/orders","exists":true}`, ok, "/regions/1/activeWhen: reads /collections/0/id and more"},
+		{`{"path":"","exists":true}`, ok, "/regions/1/activeWhen: reads "},
+		{`{"path":"/orders/items/0","exists":true}`, ok, "/regions/1/activeWhen: reads /collections/0/id and more"},
+		{`{"not":{"path":"/ui","exists":true}}`, ok, "/regions/1/activeWhen: reads /feedback/text and more"},
+		{`{"path":"/session","exists":true}`, ok, "/regions/1/activeWhen: reads /state/role and more"},
+		{`{"path":"/router/query","exists":true}`, ok, "/regions/1/activeWhen: reads /page/params/allow/0 and more"},
+		{ok, `{"path":"/orders/items","exists":true}`, "/capabilities/0/unavailable/0/when: reads /collections/0/id and more"},
+		{ok, `{"field":"","exists":true}`, "/capabilities/0/unavailable/0/when: reads /collections/0/id and more"},
+		{ok, `{"any":[{"field":"/status","eq":"x"},{"field":"/customer","exists":true}]}`, "/capabilities/0/unavailable/0/when: reads /collections/0/fields/name and more"},
+	} {
+		m := `{"pinhole":1,` + fmt.Sprintf(base, tc.active, tc.when) + `}`
+		_, err := manifest.Parse([]byte(m))
+		switch {
+		case tc.err == "" && err != nil:
+			t.Errorf("%s / %s: %v", tc.active, tc.when, err)
+		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+			t.Errorf("%s / %s: error %v, want %q", tc.active, tc.when, err, tc.err)
 		}
 	}
 }
