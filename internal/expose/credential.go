@@ -802,7 +802,8 @@ func onfidoToken(body string) bool {
 }
 
 // splitBody joins a key body that a line break or blanks (at most eight
-// bytes of them, U+2028 and U+2029 included) cut after its first n bytes:
+// bytes of them, U+2028 and U+2029 included), or one punctuation mark among
+// them (cutMark: "ghp_…pL:7nV…", "… · …"), cut after its first n bytes:
 // the joined body, its length, and whether there was such a cut. Only
 // bodies of letters and digits are joined (a body that may hold "_", "-"
 // or "." would swallow the next identifier), only when the first part
@@ -813,12 +814,14 @@ func splitBody(rest string, n int, r *prefixRule) (string, int, bool) {
 	if n < 4 || 4*n < int(r.min) || r.set != setAlnum && r.set != setUpper && r.set != setHex {
 		return "", 0, false
 	}
-	gap := n
+	gap, marked := n, false
 	for gap < len(rest) && gap-n < 8 {
 		if isSpace(rest[gap]) {
 			gap++
 		} else if strings.HasPrefix(rest[gap:], "\u2028") || strings.HasPrefix(rest[gap:], "\u2029") {
 			gap += 3 // the line and paragraph separators
+		} else if w := cutMark(rest[gap:]); w > 0 && !marked {
+			gap, marked = gap+w, true
 		} else {
 			break
 		}
@@ -839,6 +842,21 @@ func splitBody(rest string, n int, r *prefixRule) (string, int, bool) {
 		return "", 0, false
 	}
 	return joined, n + m, true
+}
+
+// cutMarks are the punctuation marks splitBody reads as a cut: ASCII ones
+// no key body holds, and the middle dots and bullets that lists and
+// Japanese text put between words.
+var cutMarks = []string{":", ",", ";", "*", "\\", "~", "|", "\u00b7", "\u2022", "\u2027", "\u30fb"}
+
+// cutMark returns the length of the cut mark s starts with, or 0.
+func cutMark(s string) int {
+	for _, m := range cutMarks {
+		if strings.HasPrefix(s, m) {
+			return len(m)
+		}
+	}
+	return 0
 }
 
 // keyShaped: a joined body that looks generated, not two words or a code

@@ -314,6 +314,17 @@ func TestIsCredentialCases(t *testing.T) {
 		{"ghp_R8fKq2LmZ0xW7vTn4Yc\n       B9sHd1JpE6uGa3Qo5", true},   // eight bytes of blanks
 		{"ghp_R8fKq2LmZ0xW7vTn4Yc\n        B9sHd1JpE6uGa3Qo5", false}, // nine: two texts
 		{"ghp_R8fKq2LmZ0xW7vTn4Yc\u2028B9sHd1JpE6uGa3Qo5", true},
+		// ... or by one punctuation mark, blanks around it or not.
+		{"ghp_R8fKq2LmZ0xW7vTn4Yc:B9sHd1JpE6uGa3Qo5", true},
+		{"token ghp_R8fKq2LmZ0xW7vTn4Yc , B9sHd1JpE6uGa3Qo5", true},
+		{"ghp_R8fKq2LmZ0xW7vTn4Yc\u00b7B9sHd1JpE6uGa3Qo5", true},
+		{"ghp_R8fKq2LmZ0xW7vTn4Yc\u30fbB9sHd1JpE6uGa3Qo5", true},
+		{"AKIA4Q7Z*B2XK9PLM3WTR", true},
+		{"sk_live_4eC39HqLyjWDarj|tp7dc0T3f2sLm", true},
+		{"ghp_R8fKq2LmZ0xW7vTn4Yc::B9sHd1JpE6uGa3Qo5", false}, // two marks: two texts
+		{"AKIA2026: SHIPPED TODAY", false},
+		{"ASIAPACIFIC, WAREHOUSE 12", false},
+		{"ghp_: the prefix, then 36 letters and digits", false},
 		{"Order AKIA2026 SHIPPED TODAY", false},
 		{"ghp_ is the prefix GitHub uses", false},
 		{"see sk_test_abcdef ghijklmnop", false},
