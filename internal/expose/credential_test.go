@@ -2,6 +2,7 @@ package expose_test
 
 import (
 	"bufio"
+	"encoding/base32"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
@@ -927,7 +928,7 @@ func TestDeclarationForms(t *testing.T) {
 }
 
 // TestEncodedForms: a secret written with one layer of an encoding a
-// reader undoes at a glance (hex, base64 and base64url, a data: URL,
+// reader undoes at a glance (hex, base64 and base64url, base32, a data: URL,
 // percent-escapes of every character, HTML character references, \u
 // escapes as text, a combining mark after each character, each letter
 // written as a precomposed accented letter) is caught;
@@ -985,11 +986,13 @@ func encodings(s string) map[string]string {
 		accented.WriteRune(accent(r))
 	}
 	b64 := base64.StdEncoding.EncodeToString([]byte(s))
+	b32 := base32.StdEncoding.EncodeToString([]byte(s))
 	return map[string]string{
 		"hex": hex.EncodeToString([]byte(s)), "base64": b64, "base64url": base64.RawURLEncoding.EncodeToString([]byte(s)),
 		"data URL": "data:text/plain;base64," + b64, "base64 in a sentence": "the value is " + b64 + " (as sent)",
 		"percent-escapes": pct.String(), "character references": refs.String(), `\u escapes`: uesc.String(),
 		"a mark after each character": marks.String(), "accented letters": accented.String(),
+		"base32": b32, "base32, lower case and unpadded": strings.ToLower(strings.TrimRight(b32, "=")),
 	}
 }
 

@@ -250,8 +250,8 @@ func baseLetter(r rune) byte {
 	return 0
 }
 
-// encodedWord reports whether a word of s, base64 (or base64url) or hex of
-// minEncodedRun or more characters, decodes to text that holds a
+// encodedWord reports whether a word of s, base64 (or base64url), base32
+// or hex of minEncodedRun or more characters, decodes to text that holds a
 // credential.
 func encodedWord(s string) bool {
 	runs := 0
@@ -278,23 +278,52 @@ func encodedWord(s string) bool {
 	return false
 }
 
-// decodesToCredential decodes w as hex (an even run of hex digits) or
-// base64 (either alphabet, pad the "=" that followed it) and judges the
-// text. Nothing is allocated for a word that decodes to no text.
+// decodesToCredential decodes w as hex (an even run of hex digits), as
+// base64 (either alphabet, pad the "=" that followed it) or, when that is
+// no text, as base32 (RFC 4648, upper or lower case), and judges the text.
+// Nothing is allocated for a word that decodes to no text.
 func decodesToCredential(w string, pad int) bool {
 	var buf [3 * maxBody]byte
-	b := buf[:0]
 	if len(w)%2 == 0 && pad == 0 && hexWord(w) && strings.IndexByte(w, '-') < 0 {
+		b := buf[:0]
 		for k := 0; k < len(w); k += 2 {
 			b = append(b, byte(hexByte(w[k], w[k+1])))
 		}
-	} else {
-		var ok bool
-		if b, ok = appendBase64Word(b, w, pad); !ok {
-			return false
+		return text(b) && judgedDecoded(string(b), true)
+	}
+	if b, ok := appendBase64Word(buf[:0], w, pad); ok && text(b) {
+		return judgedDecoded(string(b), true)
+	}
+	b, ok := appendBase32Word(buf[:0], w)
+	return ok && text(b) && judgedDecoded(string(b), true)
+}
+
+// appendBase32Word appends what w decodes to as base32 (RFC 4648's
+// alphabet, its letters all upper or all lower case, the "=" padding left
+// out), and whether w is such a word.
+func appendBase32Word(b []byte, w string) ([]byte, bool) {
+	lower := strings.IndexFunc(w, func(r rune) bool { return r >= 'a' && r <= 'z' }) >= 0
+	var acc uint32
+	bits := 0
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		switch {
+		case c >= 'A' && c <= 'Z' && !lower:
+			c -= 'A'
+		case c >= 'a' && c <= 'z' && lower:
+			c -= 'a'
+		case c >= '2' && c <= '7':
+			c = c - '2' + 26
+		default:
+			return b, false
+		}
+		acc, bits = acc<<5|uint32(c), bits+5
+		if bits >= 8 {
+			bits -= 8
+			b = append(b, byte(acc>>bits))
 		}
 	}
-	return text(b) && judgedDecoded(string(b), true)
+	return b, true
 }
 
 // appendBase64Word appends the bytes base64 word w decodes to, in the
