@@ -929,7 +929,8 @@ func TestDeclarationForms(t *testing.T) {
 
 // TestEncodedForms: a secret written with one layer of an encoding a
 // reader undoes at a glance (hex, base64 and base64url, base32, a data: URL,
-// percent-escapes of every character, HTML character references, \u
+// percent-escapes or quoted-printable escapes of every character, HTML
+// character references, with their ";" or without, \u
 // escapes as text, a combining mark after each character, each letter
 // written as a precomposed accented letter) is caught;
 // business text in the same encodings (but base64: a long base64 word was
@@ -974,12 +975,14 @@ func TestEncodedForms(t *testing.T) {
 
 // encodings returns s in each encoding TestEncodedForms tries.
 func encodings(s string) map[string]string {
-	var pct, refs, uesc, marks, accented strings.Builder
+	var pct, qp, refs, bareRefs, uesc, marks, accented strings.Builder
 	for i := 0; i < len(s); i++ {
 		fmt.Fprintf(&pct, "%%%02X", s[i])
+		fmt.Fprintf(&qp, "=%02X", s[i])
 	}
 	for _, r := range s {
 		fmt.Fprintf(&refs, "&#%d;", r)
+		fmt.Fprintf(&bareRefs, "&#%d", r)
 		fmt.Fprintf(&uesc, `\u%04x`, r)
 		marks.WriteRune(r)
 		marks.WriteRune('\u0301')
@@ -993,6 +996,7 @@ func encodings(s string) map[string]string {
 		"percent-escapes": pct.String(), "character references": refs.String(), `\u escapes`: uesc.String(),
 		"a mark after each character": marks.String(), "accented letters": accented.String(),
 		"base32": b32, "base32, lower case and unpadded": strings.ToLower(strings.TrimRight(b32, "=")),
+		"quoted-printable": qp.String(), "character references without ;": bareRefs.String(),
 	}
 }
 

@@ -37,7 +37,7 @@ func decodedCredential(original, s string) bool {
 			continue
 		}
 		run = 0
-		escapes = escapes || c == '%' || c == '&' || c == '\\'
+		escapes = escapes || c == '%' || c == '&' || c == '\\' || c == '='
 	}
 	if escapes {
 		if u, ok := unescape(s); ok && judgedDecoded(u, true) {
@@ -64,11 +64,12 @@ func judgedDecoded(s string, random bool) bool {
 	return len(s) >= 8 && (scan(s) || setCookieValue(s) || random && randomWord(s))
 }
 
-// unescape undoes the percent-escapes, HTML character references and \u
-// and \x escapes of s, and reports whether it undid at least two (one
+// unescape undoes the percent-escapes, quoted-printable escapes ("=67",
+// upper-case hex as RFC 2045 writes them), HTML character references and
+// \u and \x escapes of s, and reports whether it undid at least two (one
 // "%20" or "&amp;" in a sentence is no encoding of a key).
 func unescape(s string) (string, bool) {
-	first := strings.IndexAny(s, `%&\`)
+	first := strings.IndexAny(s, `%&\=`)
 	if first < 0 {
 		return "", false
 	}
@@ -82,6 +83,10 @@ func unescape(s string) (string, bool) {
 		switch s[i] {
 		case '%':
 			if i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
+				bytes, size = hexByte(s[i+1], s[i+2]), 3
+			}
+		case '=':
+			if i+2 < len(s) && upperHex(s[i+1]) && upperHex(s[i+2]) {
 				bytes, size = hexByte(s[i+1], s[i+2]), 3
 			}
 		case '\\':
@@ -159,14 +164,17 @@ func uEscape(s string) (rune, int) {
 
 // charRef reads an HTML character reference at the start of s ("&#103;",
 // "&#x67;", or one of the five XML names): the rune and the bytes read, 0
-// if there is none.
+// if there is none. A numeric one may lack its ";" ("&#103&#104"), as
+// browsers read it.
 func charRef(s string) (rune, int) {
+	if len(s) > 2 && s[1] == '#' {
+		return numericRef(s)
+	}
 	end := strings.IndexByte(s[:min(len(s), 12)], ';')
 	if end < 3 {
 		return 0, 0
 	}
-	body := s[1:end]
-	switch body {
+	switch s[1:end] {
 	case "amp":
 		return '&', end + 1
 	case "lt":
@@ -178,29 +186,36 @@ func charRef(s string) (rune, int) {
 	case "apos":
 		return '\'', end + 1
 	}
-	if body[0] != '#' {
-		return 0, 0
+	return 0, 0
+}
+
+// numericRef reads "&#" and decimal digits, or "&#x" and hex digits, then
+// the ";" if there is one: the rune and the bytes read, 0 if there are no
+// digits or more than eight.
+func numericRef(s string) (rune, int) {
+	i, base := 2, rune(10)
+	if i < len(s) && (s[i] == 'x' || s[i] == 'X') {
+		i, base = i+1, 16
 	}
-	digits, base := body[1:], rune(10)
-	if digits != "" && (digits[0] == 'x' || digits[0] == 'X') {
-		digits, base = digits[1:], 16
-	}
-	if digits == "" {
-		return 0, 0
-	}
+	start := i
 	var r rune
-	for i := 0; i < len(digits); i++ {
-		c := digits[i]
-		if base == 10 && !isDigit(c) || base == 16 && !isHex(c) {
-			return 0, 0
-		}
-		r = r*base + rune(hexValue(c))
+	for ; i < len(s) && i-start <= 8 && (base == 10 && isDigit(s[i]) || base == 16 && isHex(s[i])); i++ {
+		r = r*base + rune(hexValue(s[i]))
+	}
+	if i == start || i-start > 8 {
+		return 0, 0
+	}
+	if i < len(s) && s[i] == ';' {
+		i++
 	}
 	if r > unicode.MaxRune || r >= 0xd800 && r < 0xe000 {
 		r = utf8.RuneError
 	}
-	return r, end + 1
+	return r, i
 }
+
+// upperHex reports whether c is a digit or one of A to F.
+func upperHex(c byte) bool { return isDigit(c) || c >= 'A' && c <= 'F' }
 
 // withoutAccents returns s with its combining marks dropped and its
 // precomposed Latin letters written as the ASCII letter they decompose to
