@@ -975,10 +975,21 @@ func TestEncodedForms(t *testing.T) {
 
 // encodings returns s in each encoding TestEncodedForms tries.
 func encodings(s string) map[string]string {
-	var pct, qp, refs, bareRefs, uesc, marks, accented strings.Builder
+	var pct, qp, refs, bareRefs, uesc, marks, accented, octal strings.Builder
+	var hexBytes, prefixed, decimal, points []string
 	for i := 0; i < len(s); i++ {
 		fmt.Fprintf(&pct, "%%%02X", s[i])
 		fmt.Fprintf(&qp, "=%02X", s[i])
+		fmt.Fprintf(&octal, `\%03o`, s[i])
+		hexBytes = append(hexBytes, fmt.Sprintf("%02x", s[i]))
+		prefixed = append(prefixed, fmt.Sprintf("0x%02X", s[i]))
+		decimal = append(decimal, fmt.Sprint(s[i]))
+		points = append(points, fmt.Sprintf("U+%04X", s[i]))
+	}
+	b64 := base64.StdEncoding.EncodeToString([]byte(s))
+	var groups []string
+	for i := 0; i < len(b64); i += 4 {
+		groups = append(groups, b64[i:min(i+4, len(b64))])
 	}
 	for _, r := range s {
 		fmt.Fprintf(&refs, "&#%d;", r)
@@ -988,7 +999,6 @@ func encodings(s string) map[string]string {
 		marks.WriteRune('\u0301')
 		accented.WriteRune(accent(r))
 	}
-	b64 := base64.StdEncoding.EncodeToString([]byte(s))
 	b32 := base32.StdEncoding.EncodeToString([]byte(s))
 	return map[string]string{
 		"hex": hex.EncodeToString([]byte(s)), "base64": b64, "base64url": base64.RawURLEncoding.EncodeToString([]byte(s)),
@@ -996,7 +1006,10 @@ func encodings(s string) map[string]string {
 		"percent-escapes": pct.String(), "character references": refs.String(), `\u escapes`: uesc.String(),
 		"a mark after each character": marks.String(), "accented letters": accented.String(),
 		"base32": b32, "base32, lower case and unpadded": strings.ToLower(strings.TrimRight(b32, "=")),
-		"quoted-printable": qp.String(), "character references without ;": bareRefs.String(),
+		"quoted-printable": qp.String(), "character references without ;": bareRefs.String(), "octal escapes": octal.String(),
+		"base64 in groups of four": strings.Join(groups, " "), "hex bytes between blanks": strings.Join(hexBytes, " "),
+		"hex bytes between colons": strings.Join(hexBytes, ":"), "0x bytes after commas": strings.Join(prefixed, ", "),
+		"decimal codes": strings.Join(decimal, ","), "code points": strings.Join(points, " "),
 	}
 }
 

@@ -1,6 +1,7 @@
 package expose
 
 import (
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -8,11 +9,15 @@ import (
 
 // The net also judges a string with one layer of an encoding undone, the
 // encodings a reader undoes at a glance or with one call: percent-escapes
-// (%67%68%70…), HTML character references (&#103;, &#x67;, &amp;), \u and
-// \x escapes written as text, and words of base64 (also base64url and
-// after a data: URL's "base64,") or hex that decode to text. A combining
-// mark written after every character of a key does not part it either.
-// The decoded text is judged as any string is, but not decoded again.
+// (%67%68%70…) and quoted-printable ones (=67=68…), HTML character
+// references (&#103;, &#x67;, &amp;; numeric ones without their ";" too),
+// \u, \x and octal escapes written as text, words of base64 (also
+// base64url and after a data: URL's "base64,"), base32 or hex that decode
+// to text, base64 in groups of four, and character codes written as numbers
+// (67 68 70, 103,104,112, U+0067). A key written with accents (a combining
+// mark after every character, or precomposed letters) does not hide
+// either. The decoded text is judged as any string is, but not decoded
+// again.
 
 // minEncodedRun is the shortest base64 or hex word decoded: 16 characters
 // hold 12 bytes of base64 or 8 of hex, less than any key the net catches.
@@ -28,13 +33,19 @@ const maxDecodedRuns = 256
 // to undo; most strings have nothing.
 func decodedCredential(original, s string) bool {
 	escapes, words := false, false
-	run := 0
+	run, digits, quads := 0, 0, 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
+		if isDigit(c) {
+			digits++
+		}
 		if encodedByte(c) {
 			run++
 			words = words || run >= minEncodedRun
 			continue
+		}
+		if run == 4 && c == ' ' {
+			quads++
 		}
 		run = 0
 		escapes = escapes || c == '%' || c == '&' || c == '\\' || c == '='
@@ -50,7 +61,127 @@ func decodedCredential(original, s string) bool {
 	if d, ok := withoutAccents(original); ok && judgedDecoded(d, false) {
 		return true
 	}
-	return words && encodedWord(s)
+	return words && encodedWord(s) || quads >= minGroups-1 && groupedBase64(s) ||
+		digits >= minCodes && codeList(s)
+}
+
+// minGroups is the fewest groups of four base64 characters groupedBase64
+// joins, minCodes the fewest character codes codeList reads: as many
+// characters as the shortest encoded word (minEncodedRun) decodes to.
+const (
+	minGroups = minEncodedRun / 4
+	minCodes  = minEncodedRun * 3 / 4
+)
+
+// groupedBase64 reports whether s holds base64 written in groups of four
+// characters with one blank between them ("Z2hw X1I4 Zmtx …", the last
+// group shorter or padded), minGroups groups or more, that decodes to text
+// holding a credential.
+func groupedBase64(s string) bool {
+	var joined []byte
+	groups := 0
+	flush := func() bool {
+		ok := groups >= minGroups && decodesToCredential(string(joined), 0)
+		joined, groups = joined[:0], 0
+		return ok
+	}
+	for f := range strings.SplitSeq(s, " ") {
+		w := strings.TrimRight(f, "=")
+		if len(w) == 0 || len(w) > 4 || strings.IndexFunc(w, func(r rune) bool { return r >= utf8.RuneSelf || !encodedByte(byte(r)) }) >= 0 {
+			if flush() {
+				return true
+			}
+			continue
+		}
+		joined = append(joined, w...)
+		groups++
+		if len(f) < 4 || len(w) < len(f) { // a short or padded group ends it
+			if flush() {
+				return true
+			}
+		}
+	}
+	return flush()
+}
+
+// codeList reports whether s holds minCodes or more character codes
+// written as numbers between blanks, commas, colons or semicolons, that
+// decode to text the net's rules catch (not judged as a random word: a
+// list of numbers decodes to letters that look random): hex bytes
+// ("67 68 70", "0x67, 0x68", "67:68:70", "\x67 \x68"), decimal codes of
+// printable ASCII ("103,104,112"), octal escapes ("\147 \150"), and code
+// points ("U+0067 U+0068").
+func codeList(s string) bool {
+	var hexText, decText []byte
+	hexOK, decOK, n := true, true, 0
+	flush := func() bool {
+		ok := n >= minCodes && (hexOK && judgedDecoded(string(hexText), false) || decOK && judgedDecoded(string(decText), false))
+		hexText, decText, hexOK, decOK, n = hexText[:0], decText[:0], true, true, 0
+		return ok
+	}
+	for f := range strings.FieldsFuncSeq(s, func(r rune) bool { return r == ' ' || r == ',' || r == ':' || r == ';' }) {
+		h, d, ok := charCode(f)
+		if !ok {
+			if flush() {
+				return true
+			}
+			continue
+		}
+		hexOK, decOK = hexOK && h >= 0, decOK && d >= 0
+		if !hexOK && !decOK {
+			if flush() {
+				return true
+			}
+			if h, d, _ = charCode(f); h < 0 && d < 0 {
+				continue
+			}
+			hexOK, decOK = h >= 0, d >= 0
+		}
+		if h >= 0 {
+			hexText = utf8.AppendRune(hexText, h)
+		}
+		if d >= 0 {
+			decText = append(decText, byte(d))
+		}
+		n++
+	}
+	return flush()
+}
+
+// charCode reads one character code: as hex (a byte of two hex digits, with
+// "0x" or "\x" before it or not, "U+" and four to six hex digits, or "\"
+// and three octal digits) and as a decimal code of printable ASCII (two or
+// three digits). Either is -1 when f is not one; ok is false when f is
+// neither.
+func charCode(f string) (hex, dec rune, ok bool) {
+	hex, dec = -1, -1
+	switch {
+	case len(f) == 4 && (f[:2] == "0x" || f[:2] == "0X" || f[:2] == `\x`) && isHex(f[2]) && isHex(f[3]):
+		hex = rune(hexByte(f[2], f[3]))
+	case len(f) >= 6 && len(f) <= 8 && (f[:2] == "U+" || f[:2] == "u+"):
+		var r rune
+		for i := 2; i < len(f); i++ {
+			if !isHex(f[i]) {
+				return -1, -1, false
+			}
+			r = r<<4 | rune(hexValue(f[i]))
+		}
+		if r <= unicode.MaxRune && (r < 0xd800 || r >= 0xe000) {
+			hex = r
+		}
+	case len(f) == 4 && octalEscape(f):
+		hex = rune(f[1]-'0')<<6 | rune(f[2]-'0')<<3 | rune(f[3]-'0')
+	default:
+		if len(f) == 2 && isHex(f[0]) && isHex(f[1]) {
+			hex = rune(hexByte(f[0], f[1]))
+		}
+		if (len(f) == 2 || len(f) == 3) && isDigit(f[0]) && isDigit(f[1]) && (len(f) == 2 || isDigit(f[2])) {
+			if v, _ := strconv.Atoi(f); v >= 32 && v < 127 {
+				dec = rune(v)
+			}
+		}
+	}
+	return hex, dec, hex >= 0 || dec >= 0
 }
 
 // judgedDecoded is IsCredential's judgement of a decoded text, which is not
@@ -66,8 +197,9 @@ func judgedDecoded(s string, random bool) bool {
 
 // unescape undoes the percent-escapes, quoted-printable escapes ("=67",
 // upper-case hex as RFC 2045 writes them), HTML character references and
-// \u and \x escapes of s, and reports whether it undid at least two (one
-// "%20" or "&amp;" in a sentence is no encoding of a key).
+// \u, \x and octal ("\147") escapes of s, and reports whether it undid
+// at least two (one "%20" or "&amp;" in a sentence is no encoding of a
+// key).
 func unescape(s string) (string, bool) {
 	first := strings.IndexAny(s, `%&\=`)
 	if first < 0 {
@@ -94,6 +226,8 @@ func unescape(s string) (string, bool) {
 				bytes, size = hexByte(s[i+2], s[i+3]), 4
 			} else if i+1 < len(s) && s[i+1] == 'u' {
 				r, size = uEscape(s[i:])
+			} else if i+3 < len(s) && octalEscape(s[i:i+4]) {
+				bytes, size = int(s[i+1]-'0')<<6|int(s[i+2]-'0')<<3|int(s[i+3]-'0'), 4
 			}
 		case '&':
 			r, size = charRef(s[i:])
@@ -212,6 +346,12 @@ func numericRef(s string) (rune, int) {
 		r = utf8.RuneError
 	}
 	return r, i
+}
+
+// octalEscape reports whether e is a backslash and three octal digits of
+// a byte (\000 to \377).
+func octalEscape(e string) bool {
+	return e[0] == '\\' && e[1] >= '0' && e[1] <= '3' && e[2] >= '0' && e[2] <= '7' && e[3] >= '0' && e[3] <= '7'
 }
 
 // upperHex reports whether c is a digit or one of A to F.
