@@ -9,3 +9,7 @@ const latinBase = "AAAAAA\x00CEEEEIIII\x00NOOOOO\x00\x00UUUUY\x00\x00aaaaaa\x00c
 // latinExtraBase holds, for each code point from U+1E00 to U+1EFF, the ASCII
 // letter of its canonical decomposition, or 0 (244 letters have one).
 const latinExtraBase = "AaBbBbBbCcDdDdDdDdDdEeEeEeEeEeFfGgHhHhHhHhHhIiIiKkKkKkLlLlLlLlMmMmMmNnNnNnNnOoOoOoOoPpPpRrRrRrRrSsSsSsSsSsTtTtTtTtUuUuUuUuUuVvVvWwWwWwWwWwXxXxYyZzZzZzhtwy\x00\x00\x00\x00\x00\x00AaAaAaAaAaAaAaAaAaAaAaAaEeEeEeEeEeEeEeEeIiIiOoOoOoOoOoOoOoOoOoOoOoOoUuUuUuUuUuUuUuYyYyYyYy\x00\x00\x00\x00\x00\x00"
+
+// letterlikeBase holds, for each code point from U+212A to U+212B, the ASCII
+// letter of its canonical decomposition, or 0 (2 letters have one).
+const letterlikeBase = "KA"

@@ -802,8 +802,9 @@ func onfidoToken(body string) bool {
 }
 
 // splitBody joins a key body that a line break or blanks (at most eight
-// bytes of them, U+2028 and U+2029 included), or one punctuation mark among
-// them (cutMark: "ghp_…pL:7nV…", "… · …"), cut after its first n bytes:
+// bytes of them, U+2028 and U+2029 included), or for a mixed-case body one
+// punctuation mark among them (cutMark: "ghp_…pL:7nV…", "… · …"), cut
+// after its first n bytes:
 // the joined body, its length, and whether there was such a cut. Only
 // bodies of letters and digits are joined (a body that may hold "_", "-"
 // or "." would swallow the next identifier), only when the first part
@@ -839,6 +840,12 @@ func splitBody(rest string, n int, r *prefixRule) (string, int, bool) {
 	// The joined body and the byte after it, for the end-of-token check.
 	joined := rest[:n] + rest[gap:min(gap+m+1, len(rest))]
 	if !keyShaped(joined[:n+m], r) {
+		return "", 0, false
+	}
+	// Lists and CSV rows put a comma, a semicolon or a bar between codes of
+	// capitals and digits ("ASIA2026Q1,EMEA2026Q1"): across a mark only a
+	// mixed-case body, which keyShaped found random, is joined.
+	if marked && !(r.set == setAlnum && hasUpperLower(joined[:n+m])) {
 		return "", 0, false
 	}
 	return joined, n + m, true

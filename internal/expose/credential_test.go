@@ -320,7 +320,12 @@ func TestIsCredentialCases(t *testing.T) {
 		{"token ghp_R8fKq2LmZ0xW7vTn4Yc , B9sHd1JpE6uGa3Qo5", true},
 		{"ghp_R8fKq2LmZ0xW7vTn4Yc\u00b7B9sHd1JpE6uGa3Qo5", true},
 		{"ghp_R8fKq2LmZ0xW7vTn4Yc\u30fbB9sHd1JpE6uGa3Qo5", true},
-		{"AKIA4Q7Z*B2XK9PLM3WTR", true},
+		{"AKIA4Q7Z*B2XK9PLM3WTR", false}, // capitals and digits: a list of codes
+		{"Regions: ASIA2026Q1, EMEA2026Q1, AMER2026Q1", false},
+		{"ASIA2026Q1;EMEA2026Q1;AMER2026Q1", false},
+		{"ASIA2026Q1 · EMEA2026Q1 · AMER2026Q1", false},
+		{"Flight AIDA2026X7:KIEL4OSLO5", false},
+		{"API-V2ORDERS2026, BULKEXPORT3CSV", false},
 		{"sk_live_4eC39HqLyjWDarj|tp7dc0T3f2sLm", true},
 		{"ghp_R8fKq2LmZ0xW7vTn4Yc::B9sHd1JpE6uGa3Qo5", false}, // two marks: two texts
 		{"AKIA2026: SHIPPED TODAY", false},
@@ -965,7 +970,12 @@ func TestEncodedForms(t *testing.T) {
 	}
 	for _, s := range []string{png, "Nha\u0302n Vie\u0302n Xua\u0302\u0301t Sa\u0306\u0301c 2026", "Nhân Viên Xuất Sắc 2026",
 		"Crème brûlée à la carte, Ångström Café, São Paulo", "Müller-Lüdenscheidt GmbH, Straße 12", "Nguyễn Thị Minh Khai, Quận 3",
-		"ÉLÉGANCE PARISIENNE ÉTÉ 2026", "Zażółć gęślą jaźń", "Ærøskøbing Færgeleje", "50%25 off &amp; free shipping \\u2014 today",
+		"ÉLÉGANCE PARISIENNE ÉTÉ 2026", "Zażółć gęślą jaźń", "Ærøskøbing Færgeleje",
+		// Values that start with upper-case hex after "=" are no quoted-printable.
+		"https://shop.example/orders?page=24&customer=6960F256-7468-4A38-A48F-CF3FB3604CE6",
+		"OrderId=6960F256-7468-4A38-A48F-CF3FB3604CE6;CustomerId=3F2504E0-4F89-41D3-9A0C-0305E82C3301",
+		"level=info order=24820 customer=6960F256-7468-4A38-A48F-CF3FB3604CE6",
+		"ref=65CAE09A-1DD2-43AB-BB54-048E8DF92B15 id=3447", "50%25 off &amp; free shipping \\u2014 today",
 		"sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"} {
 		if expose.IsCredential(s) {
 			t.Errorf("IsCredential(%q) = true: business text", s)
@@ -975,10 +985,13 @@ func TestEncodedForms(t *testing.T) {
 
 // encodings returns s in each encoding TestEncodedForms tries.
 func encodings(s string) map[string]string {
-	var pct, qp, refs, bareRefs, uesc, marks, accented, octal strings.Builder
+	var pct, qp, refs, bareRefs, zeroRefs, uesc, marks, accented, octal strings.Builder
 	var hexBytes, prefixed, decimal, points []string
 	for i := 0; i < len(s); i++ {
 		fmt.Fprintf(&pct, "%%%02X", s[i])
+		if i > 0 && i%24 == 0 {
+			qp.WriteString("=\r\n") // a soft line break: lines of 76 characters at most
+		}
 		fmt.Fprintf(&qp, "=%02X", s[i])
 		fmt.Fprintf(&octal, `\%03o`, s[i])
 		hexBytes = append(hexBytes, fmt.Sprintf("%02x", s[i]))
@@ -994,6 +1007,7 @@ func encodings(s string) map[string]string {
 	for _, r := range s {
 		fmt.Fprintf(&refs, "&#%d;", r)
 		fmt.Fprintf(&bareRefs, "&#%d", r)
+		fmt.Fprintf(&zeroRefs, "&#%09d;", r)
 		fmt.Fprintf(&uesc, `\u%04x`, r)
 		marks.WriteRune(r)
 		marks.WriteRune('\u0301')
@@ -1006,7 +1020,7 @@ func encodings(s string) map[string]string {
 		"percent-escapes": pct.String(), "character references": refs.String(), `\u escapes`: uesc.String(),
 		"a mark after each character": marks.String(), "accented letters": accented.String(),
 		"base32": b32, "base32, lower case and unpadded": strings.ToLower(strings.TrimRight(b32, "=")),
-		"quoted-printable": qp.String(), "character references without ;": bareRefs.String(), "octal escapes": octal.String(),
+		"quoted-printable": qp.String(), "character references without ;": bareRefs.String(), "zero-padded character references": zeroRefs.String(), "octal escapes": octal.String(),
 		"base64 in groups of four": strings.Join(groups, " "), "hex bytes between blanks": strings.Join(hexBytes, " "),
 		"hex bytes between colons": strings.Join(hexBytes, ":"), "0x bytes after commas": strings.Join(prefixed, ", "),
 		"decimal codes": strings.Join(decimal, ","), "code points": strings.Join(points, " "),

@@ -196,60 +196,110 @@ func judgedDecoded(s string, random bool) bool {
 }
 
 // unescape undoes the percent-escapes, quoted-printable escapes ("=67",
-// upper-case hex as RFC 2045 writes them), HTML character references and
-// \u, \x and octal ("\147") escapes of s, and reports whether it undid
-// at least two (one "%20" or "&amp;" in a sentence is no encoding of a
-// key).
+// upper-case hex as RFC 2045 writes them, in runs of two or more), HTML
+// character references and \u, \x and octal ("\147") escapes of s, and
+// reports whether it undid at least two (one "%20" or "&amp;" in a sentence
+// is no encoding of a key). Nothing is allocated for fewer.
 func unescape(s string) (string, bool) {
 	first := strings.IndexAny(s, `%&\=`)
 	if first < 0 {
 		return "", false
 	}
-	var b []byte
 	n := 0
-	last := 0
-	for i := first; i < len(s); i++ {
-		var r rune
-		var size int
-		bytes := -1 // a percent or \x escape's byte, which may be part of a UTF-8 sequence
-		switch s[i] {
-		case '%':
-			if i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
-				bytes, size = hexByte(s[i+1], s[i+2]), 3
-			}
-		case '=':
-			if i+2 < len(s) && upperHex(s[i+1]) && upperHex(s[i+2]) {
-				bytes, size = hexByte(s[i+1], s[i+2]), 3
-			}
-		case '\\':
-			if i+1 < len(s) && s[i+1] == 'x' && i+3 < len(s) && isHex(s[i+2]) && isHex(s[i+3]) {
-				bytes, size = hexByte(s[i+2], s[i+3]), 4
-			} else if i+1 < len(s) && s[i+1] == 'u' {
-				r, size = uEscape(s[i:])
-			} else if i+3 < len(s) && octalEscape(s[i:i+4]) {
-				bytes, size = int(s[i+1]-'0')<<6|int(s[i+2]-'0')<<3|int(s[i+3]-'0'), 4
-			}
-		case '&':
-			r, size = charRef(s[i:])
-		}
+	for i, qp := first, false; i < len(s) && n < 2; {
+		_, _, size, isQP := escapeAt(s, i, qp)
 		if size == 0 {
+			i, qp = i+1, false
 			continue
 		}
-		b = append(b, s[last:i]...)
-		if bytes >= 0 {
-			b = append(b, byte(bytes))
-		} else {
-			b = utf8.AppendRune(b, r)
+		i, qp = i+size, isQP
+		if size > 0 && !isSoftBreak(s[i-size:i]) {
+			n++
 		}
-		n++
-		last = i + size
-		i += size - 1
 	}
 	if n < 2 {
 		return "", false
 	}
+	b := make([]byte, 0, len(s))
+	last := 0
+	for i, qp := first, false; i < len(s); {
+		by, r, size, isQP := escapeAt(s, i, qp)
+		if size == 0 {
+			i, qp = i+1, false
+			continue
+		}
+		b = append(b, s[last:i]...)
+		switch {
+		case by >= 0:
+			b = append(b, byte(by))
+		case r >= 0:
+			b = utf8.AppendRune(b, r)
+		}
+		i, qp = i+size, isQP
+		last = i
+	}
 	return string(append(b, s[last:]...)), true
 }
+
+// escapeAt reads the escape at s[i]: a byte (a percent, quoted-printable,
+// \x or octal escape's, which may be part of a UTF-8 sequence) or else a
+// rune (-1 for neither: a soft line break), and its length, 0 when there
+// is none. inQP says that a quoted-printable escape ended at i: "=XX"
+// counts only next to another (one "=4A" in "key=4A…" is a value), and
+// "=" before a line break is a soft line break only inside such a run.
+// qp reports whether the escape read is quoted-printable.
+func escapeAt(s string, i int, inQP bool) (by int, r rune, size int, qp bool) {
+	by, r = -1, -1
+	switch s[i] {
+	case '%':
+		if i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
+			return hexByte(s[i+1], s[i+2]), -1, 3, false
+		}
+	case '=':
+		if i+2 < len(s) && upperHex(s[i+1]) && upperHex(s[i+2]) && (inQP || qpEscape(s[i+3:])) {
+			return hexByte(s[i+1], s[i+2]), -1, 3, true
+		}
+		if inQP && isSoftBreak(s[i:min(i+3, len(s))]) {
+			return -1, -1, len(softBreak(s[i:])), true
+		}
+	case '\\':
+		switch {
+		case i+3 < len(s) && s[i+1] == 'x' && isHex(s[i+2]) && isHex(s[i+3]):
+			return hexByte(s[i+2], s[i+3]), -1, 4, false
+		case i+1 < len(s) && s[i+1] == 'u':
+			r, size = uEscape(s[i:])
+			return -1, r, size, false
+		case i+3 < len(s) && octalEscape(s[i:i+4]):
+			return int(s[i+1]-'0')<<6 | int(s[i+2]-'0')<<3 | int(s[i+3]-'0'), -1, 4, false
+		}
+	case '&':
+		r, size = charRef(s[i:])
+		return -1, r, size, false
+	}
+	return -1, -1, 0, false
+}
+
+// qpEscape reports whether s starts with a quoted-printable escape, or a
+// soft line break and one.
+func qpEscape(s string) bool {
+	s = s[len(softBreak(s)):]
+	return len(s) >= 3 && s[0] == '=' && upperHex(s[1]) && upperHex(s[2])
+}
+
+// softBreak returns the soft line break s starts with ("=\r\n" or "=\n"),
+// or "".
+func softBreak(s string) string {
+	switch {
+	case strings.HasPrefix(s, "=\r\n"):
+		return s[:3]
+	case strings.HasPrefix(s, "=\n"):
+		return s[:2]
+	}
+	return ""
+}
+
+// isSoftBreak reports whether s starts with a soft line break.
+func isSoftBreak(s string) bool { return softBreak(s) != "" }
 
 // hexByte returns the byte two hex digits write.
 func hexByte(hi, lo byte) int { return hexValue(hi)<<4 | hexValue(lo) }
@@ -325,18 +375,23 @@ func charRef(s string) (rune, int) {
 
 // numericRef reads "&#" and decimal digits, or "&#x" and hex digits, then
 // the ";" if there is one: the rune and the bytes read, 0 if there are no
-// digits or more than eight.
+// digits, or more than eight after the leading zeros (browsers read any
+// number of those; up to 24 are read here).
 func numericRef(s string) (rune, int) {
 	i, base := 2, rune(10)
 	if i < len(s) && (s[i] == 'x' || s[i] == 'X') {
 		i, base = i+1, 16
 	}
 	start := i
+	for i < len(s) && i-start < 24 && s[i] == '0' {
+		i++
+	}
+	zeros := i
 	var r rune
-	for ; i < len(s) && i-start <= 8 && (base == 10 && isDigit(s[i]) || base == 16 && isHex(s[i])); i++ {
+	for ; i < len(s) && i-zeros <= 8 && (base == 10 && isDigit(s[i]) || base == 16 && isHex(s[i])); i++ {
 		r = r*base + rune(hexValue(s[i]))
 	}
-	if i == start || i-start > 8 {
+	if i == start || i-zeros > 8 {
 		return 0, 0
 	}
 	if i < len(s) && s[i] == ';' {
@@ -359,12 +414,13 @@ func upperHex(c byte) bool { return isDigit(c) || c >= 'A' && c <= 'F' }
 
 // withoutAccents returns s with its combining marks dropped and its
 // precomposed Latin letters written as the ASCII letter they decompose to
-// (base_table.go, from the Unicode Character Database), and whether it
-// changed anything. fold reads a mark as a blank, which parts a key written
-// with a mark after each character ("g\u0301h\u0301p\u0301_…"), and keeps a
+// (base_table.go, from the Unicode Character Database), and whether that
+// changed a word of 8 bytes or more (shorter ones hold no key the net
+// catches). fold reads a mark as a blank, which parts a key written with a
+// mark after each character ("g\u0301h\u0301p\u0301_…"), and keeps a
 // precomposed letter, which hides a key written in accented letters
-// ("ǵh́ṕ_…", the same text in its composed form); read without them, either
-// is whole.
+// ("ǵḣṕ_…", the same text in its composed form); read without them, either
+// is whole. Nothing is allocated unless such a word changes.
 func withoutAccents(s string) (string, bool) {
 	i := 0
 	for i < len(s) && s[i] < utf8.RuneSelf {
@@ -373,34 +429,62 @@ func withoutAccents(s string) (string, bool) {
 	if i == len(s) {
 		return "", false
 	}
-	var b strings.Builder
-	found := false
-	for j, r := range s[i:] {
-		base, mark := baseLetter(r), r >= 0x300 && unicode.Is(unicode.Mn, r)
-		if !found && (base != 0 || mark) {
-			b.Grow(len(s))
-			b.WriteString(s[:i+j])
-			found = true
-		}
-		switch {
-		case !found || mark:
+	// First, whether a long word changes: the words of s as they will be
+	// written, measured in bytes.
+	long, word, changed := false, 0, false
+	for _, r := range s {
+		switch base, mark := accentOf(r); {
+		case r == ' ' || r == '\t' || r == '\n' || r == '\r':
+			long, word, changed = long || changed && word >= 8, 0, false
+		case mark:
+			changed = true
 		case base != 0:
-			b.WriteByte(base)
+			word, changed = word+1, true
 		default:
-			b.WriteRune(r)
+			word += utf8.RuneLen(r)
 		}
 	}
-	return b.String(), found
+	if !long && !(changed && word >= 8) {
+		return "", false
+	}
+	b := make([]byte, 0, len(s))
+	b = append(b, s[:i]...)
+	for _, r := range s[i:] {
+		switch base, mark := accentOf(r); {
+		case mark:
+		case base != 0:
+			b = append(b, base)
+		default:
+			b = utf8.AppendRune(b, r)
+		}
+	}
+	return string(b), true
+}
+
+// accentOf says what withoutAccents makes of r: the ASCII letter it
+// decomposes to, or that it is a combining mark, to be dropped.
+func accentOf(r rune) (base byte, mark bool) {
+	switch {
+	case r < 0x300:
+		return baseLetter(r), false
+	case r < 0x370: // Combining Diacritical Marks, all of them nonspacing
+		return 0, true
+	case plainLetter(r): // Cyrillic, CJK, Hangul: none of either
+		return 0, false
+	}
+	return baseLetter(r), unicode.Is(unicode.Mn, r)
 }
 
 // baseLetter returns the ASCII letter whose canonical decomposition is r
-// followed by combining marks only (á, ấ, ḱ), or 0.
+// followed by combining marks only (á, ấ, ḱ, the Kelvin sign), or 0.
 func baseLetter(r rune) byte {
 	switch {
 	case r >= 0xc0 && r < 0xc0+rune(len(latinBase)):
 		return latinBase[r-0xc0]
 	case r >= 0x1e00 && r < 0x1e00+rune(len(latinExtraBase)):
 		return latinExtraBase[r-0x1e00]
+	case r >= 0x212a && r < 0x212a+rune(len(letterlikeBase)):
+		return letterlikeBase[r-0x212a]
 	}
 	return 0
 }

@@ -139,19 +139,28 @@ func (c *compiler) checkOverlap() {
 
 // checkConds rejects a condition that reads declared values and more. A
 // condition's path, or for a field condition that field of every item, is
-// read whole: around a collection's items, the feedback, a field, a page or
-// state value, or at the store's root, it would bring the members beside
-// them, which nothing declares, into the module. Equal to or inside a
-// declared value, or outside every one, it reads only what it names.
+// read whole: at the store's root or a record's, or around a collection's
+// items, the feedback, a field, a page or state value, it would bring the
+// members beside them, which nothing declares, into the module. Equal to or
+// inside a declared value, or outside every one, it reads what it names
+// (and declares it: name a leaf, since an object is read with all it holds).
 func (c *compiler) checkConds(plain, protected []declared) {
 	p := c.plan
 	// reads reports whether w, read by the condition at, holds a declared
-	// value and more, and fails then.
-	reads := func(w declared, at string) bool {
+	// value and more, or a whole store or record, and fails then.
+	reads := func(w declared, at condAt) bool {
+		if len(w.rel) == 0 && (w.star || len(w.base) == 0) {
+			whole := "store"
+			if w.star {
+				whole = "record"
+			}
+			c.fail(path(at.String()), "reads the whole "+whole+": a condition reads its value whole; name the value it judges")
+			return true
+		}
 		for _, list := range [2][]declared{plain, protected} {
 			for j := range list {
 				if d := &list[j]; w.len() < d.len() && overlaps(&w, d) {
-					c.fail(path(at), "reads "+d.at()+" and more: a condition reads its value whole; name that value's path itself or a value outside it")
+					c.fail(path(at.String()), "reads "+d.at()+" and more: a condition reads its value whole; name that value's path itself or a value outside it")
 					return true
 				}
 			}
@@ -159,8 +168,8 @@ func (c *compiler) checkConds(plain, protected []declared) {
 		return false
 	}
 	// check checks every leaf of cond, declared at at; a field condition
-	// for each collection of ci (a record-scope capability's), or none.
-	check := func(cond *Cond, at string, ci []int) {
+	// for each collection cp applies to (a record-scope capability's).
+	check := func(cond *Cond, at condAt, cp *Capability) {
 		cond.visit(func(l *Cond) {
 			if c.err != nil {
 				return
@@ -169,28 +178,37 @@ func (c *compiler) checkConds(plain, protected []declared) {
 				reads(declared{base: l.Ptr}, at)
 				return
 			}
-			for _, i := range ci {
-				if reads(declared{base: p.Collections[i].From, star: true, rel: l.Ptr}, at) {
+			if cp == nil { // the compiler allows field conditions in record-scope rules only
+				return
+			}
+			for ci := range p.Collections {
+				if cp.Record && p.appliesTo(cp, ci) && reads(declared{base: p.Collections[ci].From, star: true, rel: l.Ptr}, at) {
 					return
 				}
 			}
 		})
 	}
 	for i, r := range p.Regions {
-		check(r.ActiveWhen, "/regions/"+strconv.Itoa(i)+"/activeWhen", nil)
+		check(r.ActiveWhen, condAt{region: i, rule: -1}, nil)
 	}
 	for i := range p.Capabilities {
 		cp := &p.Capabilities[i]
-		var cols []int
-		for ci := range p.Collections {
-			if cp.Record && p.appliesTo(cp, ci) {
-				cols = append(cols, ci)
-			}
-		}
 		for j, r := range cp.Unavailable {
-			check(r.When, "/capabilities/"+strconv.Itoa(i)+"/unavailable/"+strconv.Itoa(j)+"/when", cols)
+			check(r.When, condAt{region: -1, capability: i, rule: j}, cp)
 		}
 	}
+}
+
+// condAt is where a condition is declared: a region's activeWhen, or a
+// capability's unavailable rule. Its pointer is written only for a fault.
+type condAt struct{ region, capability, rule int }
+
+// String returns the pointer of the condition in the manifest.
+func (a condAt) String() string {
+	if a.region >= 0 {
+		return "/regions/" + strconv.Itoa(a.region) + "/activeWhen"
+	}
+	return "/capabilities/" + strconv.Itoa(a.capability) + "/unavailable/" + strconv.Itoa(a.rule) + "/when"
 }
 
 // checkWatched rejects a redescribeOn or sessionScope path whose change

@@ -63,6 +63,11 @@ func TestConditionReads(t *testing.T) {
 		`"feedback":{"from":"/ui/toasts","text":"/message"},` +
 		`"capabilities":[{"name":"order.ship","description":"Ship it.","scope":"record","region":"r","unavailable":[{"when":%s,"reason":"No."}]}]`
 	const ok = `{"path":"/session/role","eq":"clerk"}`
+	// The store's root is refused even when nothing else is declared.
+	if _, err := manifest.Parse([]byte(`{"pinhole":1,"regions":[{"id":"r","activeWhen":{"path":"","exists":true}}]}`)); err == nil ||
+		!strings.Contains(err.Error(), "/regions/0/activeWhen: reads the whole store") {
+		t.Errorf("a condition on the store's root: error %v", err)
+	}
 	for _, tc := range []struct {
 		active, when string // the region's activeWhen, the capability's rule
 		err          string // "" when the manifest loads
@@ -75,13 +80,13 @@ func TestConditionReads(t *testing.T) {
 		{`{"path":"/orders/items/0/status","eq":"ready"}`, ok, ""},
 		// Around declared values.
 		{`{"path":"/orders","exists":true}`, ok, "/regions/1/activeWhen: reads /collections/0/id and more"},
-		{`{"path":"","exists":true}`, ok, "/regions/1/activeWhen: reads "},
+		{`{"path":"","exists":true}`, ok, "/regions/1/activeWhen: reads the whole store"},
 		{`{"path":"/orders/items/0","exists":true}`, ok, "/regions/1/activeWhen: reads /collections/0/id and more"},
 		{`{"not":{"path":"/ui","exists":true}}`, ok, "/regions/1/activeWhen: reads /feedback/text and more"},
 		{`{"path":"/session","exists":true}`, ok, "/regions/1/activeWhen: reads /state/role and more"},
 		{`{"path":"/router/query","exists":true}`, ok, "/regions/1/activeWhen: reads /page/params/allow/0 and more"},
 		{ok, `{"path":"/orders/items","exists":true}`, "/capabilities/0/unavailable/0/when: reads /collections/0/id and more"},
-		{ok, `{"field":"","exists":true}`, "/capabilities/0/unavailable/0/when: reads /collections/0/id and more"},
+		{ok, `{"field":"","exists":true}`, "/capabilities/0/unavailable/0/when: reads the whole record"},
 		{ok, `{"any":[{"field":"/status","eq":"x"},{"field":"/customer","exists":true}]}`, "/capabilities/0/unavailable/0/when: reads /collections/0/fields/name and more"},
 	} {
 		m := `{"pinhole":1,` + fmt.Sprintf(base, tc.active, tc.when) + `}`

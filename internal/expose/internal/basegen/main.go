@@ -29,13 +29,15 @@ import (
 )
 
 // blocks are the ranges the table covers: Latin-1 Supplement to Latin
-// Extended-B, and Latin Extended Additional.
+// Extended-B, Latin Extended Additional, and the two letterlike symbols
+// that decompose to a Latin letter.
 var blocks = []struct {
 	name   string
 	lo, hi rune
 }{
 	{"latinBase", 0x00C0, 0x024F},
 	{"latinExtraBase", 0x1E00, 0x1EFF},
+	{"letterlikeBase", 0x212A, 0x212B}, // the Kelvin and Ångström signs
 }
 
 func main() {
