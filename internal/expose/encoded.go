@@ -78,30 +78,41 @@ const (
 // group shorter or padded), minGroups groups or more, that decodes to text
 // holding a credential.
 func groupedBase64(s string) bool {
-	var joined []byte
-	groups := 0
-	flush := func() bool {
-		ok := groups >= minGroups && decodesToCredential(string(joined), 0)
-		joined, groups = joined[:0], 0
-		return ok
-	}
-	for f := range strings.SplitSeq(s, " ") {
+	var buf [4 * maxBody]byte
+	joined, groups := buf[:0], 0
+	for i := 0; i <= len(s); {
+		j := len(s)
+		if k := strings.IndexByte(s[i:], ' '); k >= 0 {
+			j = i + k
+		}
+		f := s[i:j]
 		w := strings.TrimRight(f, "=")
-		if len(w) == 0 || len(w) > 4 || strings.IndexFunc(w, func(r rune) bool { return r >= utf8.RuneSelf || !encodedByte(byte(r)) }) >= 0 {
-			if flush() {
-				return true
-			}
-			continue
+		group := len(w) > 0 && len(w) <= 4 && encodedRun(w)
+		if group {
+			joined, groups = append(joined, w...), groups+1
 		}
-		joined = append(joined, w...)
-		groups++
-		if len(f) < 4 || len(w) < len(f) { // a short or padded group ends it
-			if flush() {
+		// A word that is no group, a short or padded group, or the end of s
+		// ends the groups.
+		if !group || len(f) < 4 || len(w) < len(f) || j == len(s) {
+			if groups >= minGroups && decodesToCredential(string(joined), 0) {
 				return true
 			}
+			joined, groups = joined[:0], 0
+		}
+		i = j + 1
+	}
+	return false
+}
+
+// encodedRun reports whether every byte of w is a base64 (or base64url)
+// character.
+func encodedRun(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if !encodedByte(w[i]) {
+			return false
 		}
 	}
-	return flush()
+	return true
 }
 
 // codeList reports whether s holds minCodes or more character codes
@@ -112,40 +123,38 @@ func groupedBase64(s string) bool {
 // printable ASCII ("103,104,112"), octal escapes ("\147 \150"), and code
 // points ("U+0067 U+0068").
 func codeList(s string) bool {
-	var hexText, decText []byte
+	var hexBuf, decBuf [4 * maxBody]byte
+	hexText, decText := hexBuf[:0], decBuf[:0]
 	hexOK, decOK, n := true, true, 0
-	flush := func() bool {
-		ok := n >= minCodes && (hexOK && judgedDecoded(string(hexText), false) || decOK && judgedDecoded(string(decText), false))
-		hexText, decText, hexOK, decOK, n = hexText[:0], decText[:0], true, true, 0
-		return ok
-	}
-	for f := range strings.FieldsFuncSeq(s, func(r rune) bool { return r == ' ' || r == ',' || r == ':' || r == ';' }) {
-		h, d, ok := charCode(f)
-		if !ok {
-			if flush() {
+	for i := 0; i <= len(s); i++ {
+		j := i
+		for j < len(s) && s[j] != ' ' && s[j] != ',' && s[j] != ':' && s[j] != ';' {
+			j++
+		}
+		if j == i {
+			continue // a separator after a separator
+		}
+		h, d, ok := charCode(s[i:j])
+		// A code the run cannot take ends it (a word, or a code of the
+		// other kind), and the run is judged.
+		if !ok || !(hexOK && h >= 0 || decOK && d >= 0) {
+			if n >= minCodes && (hexOK && judgedDecoded(string(hexText), false) || decOK && judgedDecoded(string(decText), false)) {
 				return true
 			}
-			continue
+			hexText, decText, hexOK, decOK, n = hexText[:0], decText[:0], true, true, 0
 		}
-		hexOK, decOK = hexOK && h >= 0, decOK && d >= 0
-		if !hexOK && !decOK {
-			if flush() {
-				return true
+		if ok {
+			hexOK, decOK, n = hexOK && h >= 0, decOK && d >= 0, n+1
+			if h >= 0 {
+				hexText = utf8.AppendRune(hexText, h)
 			}
-			if h, d, _ = charCode(f); h < 0 && d < 0 {
-				continue
+			if d >= 0 {
+				decText = append(decText, byte(d))
 			}
-			hexOK, decOK = h >= 0, d >= 0
 		}
-		if h >= 0 {
-			hexText = utf8.AppendRune(hexText, h)
-		}
-		if d >= 0 {
-			decText = append(decText, byte(d))
-		}
-		n++
+		i = j
 	}
-	return flush()
+	return n >= minCodes && (hexOK && judgedDecoded(string(hexText), false) || decOK && judgedDecoded(string(decText), false))
 }
 
 // charCode reads one character code: as hex (a byte of two hex digits, with
