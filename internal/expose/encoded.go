@@ -138,7 +138,7 @@ func codeList(s string) bool {
 		// A code the run cannot take ends it (a word, or a code of the
 		// other kind), and the run is judged.
 		if !ok || !(hexOK && h >= 0 || decOK && d >= 0) {
-			if n >= minCodes && (hexOK && judgedDecoded(string(hexText), false) || decOK && judgedDecoded(string(decText), false)) {
+			if codesJudged(hexText, decText, hexOK, decOK, n) {
 				return true
 			}
 			hexText, decText, hexOK, decOK, n = hexText[:0], decText[:0], true, true, 0
@@ -154,6 +154,13 @@ func codeList(s string) bool {
 		}
 		i = j
 	}
+	return codesJudged(hexText, decText, hexOK, decOK, n)
+}
+
+// codesJudged reports whether a run of n codes is long enough and, read as
+// hex (when hexOK) or decimal (when decOK), decodes to text the net's
+// rules catch.
+func codesJudged(hexText, decText []byte, hexOK, decOK bool, n int) bool {
 	return n >= minCodes && (hexOK && judgedDecoded(string(hexText), false) || decOK && judgedDecoded(string(decText), false))
 }
 
@@ -443,7 +450,7 @@ func withoutAccents(s string) (string, bool) {
 	long, word, changed := false, 0, false
 	for _, r := range s {
 		switch base, mark := accentOf(r); {
-		case r == ' ' || r == '\t' || r == '\n' || r == '\r':
+		case r < utf8.RuneSelf && isSpace(byte(r)):
 			long, word, changed = long || changed && word >= 8, 0, false
 		case mark:
 			changed = true
