@@ -13,19 +13,26 @@ func didYouMean(key string, required, allowed []string, comment bool) string {
 	if len(key) < 3 {
 		return ""
 	}
-	lists := [][]string{required, allowed}
-	if comment {
-		lists = append(lists, []string{Comment})
-	}
-	for _, list := range lists {
-		for _, k := range list {
-			if oneEdit(key, k) {
-				return "; did you mean " + strconv.Quote(k) + "?"
-			}
+	// Not a list of the lists: that would send required and allowed to the
+	// heap, and with them every caller's key list, even for a valid manifest.
+	for _, k := range required {
+		if oneEdit(key, k) {
+			return suggestion(k)
 		}
+	}
+	for _, k := range allowed {
+		if oneEdit(key, k) {
+			return suggestion(k)
+		}
+	}
+	if comment && oneEdit(key, Comment) {
+		return suggestion(Comment)
 	}
 	return ""
 }
+
+// suggestion is the hint for a key that is a typo of k.
+func suggestion(k string) string { return "; did you mean " + strconv.Quote(k) + "?" }
 
 // oneEdit reports whether one edit turns a into b: a byte added, left
 // out or changed, or two neighbouring bytes swapped.
