@@ -24,14 +24,16 @@ const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, "../..");
 const out = join(repo, "build", "bench-startup");
 const quick = process.argv.includes("--quick") || !!process.env.BENCH_QUICK;
-// 81 rounds in each: a round's ratio spreads widely on a busy 2-core
-// machine (p10–p90 1.28–2.04 in Node, 1.01–2.46 in Chromium in one run of
-// 41 rounds), and with 41 rounds the ratio of the medians moved between
-// 1.52 and 1.67 in Node and 1.42 and 1.76 in Chromium across runs of the
-// same code. The report gives each ratio's interval (measure.mjs,
-// ratioInterval) and judges the goal from it.
+// 81 rounds in Node, 161 in Chromium: a round's ratio spreads widely on a
+// busy 2-core machine (p10–p90 1.28–2.04 in Node, 1.01–2.46 in Chromium in
+// one run of 41 rounds), and with 41 rounds the ratio of the medians moved
+// between 1.52 and 1.67 in Node and 1.42 and 1.76 in Chromium across runs
+// of the same code. Chromium's rounds spread the most (a fresh browser
+// context's own start-up shares the two cores with the sample), and with 81
+// of them its interval was still about ±0.14 wide. The report gives each
+// ratio's interval (measure.mjs, ratioInterval) and judges the goal from it.
 const NODE_ROUNDS = quick ? 3 : 81;
-const PAGE_ROUNDS = quick ? 3 : 81;
+const PAGE_ROUNDS = quick ? 3 : 161;
 const bi = process.argv.indexOf("--baseline");
 const BASELINE = bi > 0 ? resolve(process.argv[bi + 1]) : null;
 const MODULES = BASELINE ? ["pinhole", "empty", "baseline"] : ["pinhole", "empty"];
