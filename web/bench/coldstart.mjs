@@ -20,23 +20,28 @@ export const SETTLE_MS = 250;
  * @param {() => Promise<WebAssembly.Module>} compile
  * @param {string | null} request the first request (null: none, as for the empty reactor)
  * @param {number} [settleMs] a pause between _initialize and the request, not timed
+ * @param {(phase: string) => void} [mark] called as each phase starts, and with "end"
  * @returns {Promise<{module: WebAssembly.Module, instance: WebAssembly.Instance,
  *   times: {compile: number, instantiate: number, initialize: number, load: number, total: number}}>}
  */
-export async function coldStart(compile, request, settleMs = 0) {
+export async function coldStart(compile, request, settleMs = 0, mark = () => {}) {
+  mark("compile");
   const t0 = now();
   const module = await compile();
   const t1 = now();
+  mark("instantiate");
   const wasi = createWasi({}, module);
   const instance = await WebAssembly.instantiate(module, wasi.imports);
   wasi.bind(instance);
   const t2 = now();
   /** @type {any} */
   const ex = instance.exports;
+  mark("initialize");
   ex._initialize();
   let t3 = now();
   const paused = settleMs > 0 ? await new Promise((done) => setTimeout(() => done(now() - t3), settleMs)) : 0;
   t3 += paused;
+  mark("load");
   if (request !== null) {
     const req = new TextEncoder().encode(request);
     const ptr = ex.pinhole_alloc(req.length) >>> 0;
@@ -47,5 +52,6 @@ export async function coldStart(compile, request, settleMs = 0) {
     if (!text.startsWith('{"loaded":true')) throw new Error("load failed: " + text.slice(0, 300));
   }
   const t4 = now();
+  mark("end");
   return { module, instance, times: { compile: t1 - t0, instantiate: t2 - t1, initialize: t3 - paused - t2, load: t4 - t3, total: t4 - t0 - paused } };
 }

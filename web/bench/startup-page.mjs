@@ -8,13 +8,17 @@ import { KEY, unique } from "./latency.mjs";
 
 Object.assign(window, {
   startup: {
-    /** @param {"pinhole" | "empty" | "baseline"} which */
-    async run(which) {
+    /**
+     * @param {"pinhole" | "empty" | "baseline"} which
+     * @param {boolean} [traced] mark each phase in the page's trace (console.timeStamp)
+     */
+    async run(which, traced = false) {
       const url = which === "pinhole" ? "/pinhole.wasm" : `/${which === "empty" ? "empty-reactor" : "baseline"}.wasm`;
       const bytes = new Uint8Array(await (await fetch(url, { cache: "no-store" })).arrayBuffer());
       const load = which !== "empty" ? `{"op":"load","manifest":${JSON.stringify(manifest)},"key":${JSON.stringify(KEY)}}` : null;
       const fresh = unique(bytes); // copied and marked before the clock starts
-      return (await coldStart(() => WebAssembly.compile(fresh), load)).times;
+      const mark = traced ? (/** @type {string} */ phase) => console.timeStamp("coldstart:" + phase) : undefined;
+      return (await coldStart(() => WebAssembly.compile(fresh), load, 0, mark)).times;
     },
   },
 });

@@ -131,6 +131,21 @@ thousands of a function's budget on each call of
 classes used for the first time, recompile them (BENCHMARKS.md, "Twelve
 pointerful allocations at the load").
 ` : "";
+  const cc = r.chromiumCompiled;
+  const label = (/** @type {string} */ m) => (m === "empty" ? "empty reactor" : m === "pinhole" ? "pinhole.wasm" : "baseline");
+  const chromiumCompiled = cc ? `
+What V8 compiled on the page's thread during one cold start in Chromium,
+from the browser's own trace (\`wasm.CompileLazy\` events, category
+\`v8.wasm\`; median of ${r.chromiumTracePages ?? "–"} pages, traced apart from the timed rounds, as
+tracing slows the start). V8 compiles a function on its first call, on the
+thread that calls it, and each such compile pays for installing its code
+as well as for Liftoff's work.
+
+| module | phase | functions compiled on first call | ms on the page's thread |
+| --- | --- | --- | --- |
+${Object.entries(cc).flatMap(([m, x]) => ["initialize", "load", "total"].filter((p) => x[p] && (p !== "load" || x.load.functions > 0))
+    .map((p) => `| ${label(m)} | ${p === "total" ? "the whole start" : `\`${p === "initialize" ? "_initialize" : "load"}\``} | ${x[p].functions} | ${x[p].ms} |`)).join("\n")}
+` : "";
   const n = r.instructions;
   const M = (/** @type {number} */ x) => (x / 1e6).toFixed(1);
   const instructions = n ? `
@@ -154,7 +169,7 @@ Instructions: not counted (no valgrind on this machine).
   return `${title}
 
 ${lines.join("\n")}
-${compiled}${instructions}
+${compiled}${chromiumCompiled}${instructions}
 Milliseconds, median (p10–p90). Each round starts pinhole.wasm and an empty
 Go wasip1 reactor (web/bench/emptyreactor, built with the module's flags),
 in alternating order, each in a fresh Node process (${r.node?.rounds ?? "–"} rounds) or a

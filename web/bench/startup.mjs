@@ -16,6 +16,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { inFreshPage, launchOptions } from "../chromium.mjs";
+import { lazyCompiles } from "./chromiumtrace.mjs";
 import { ratioInterval, summarize } from "./measure.mjs";
 import { functionNames } from "./wasmnames.mjs";
 import { startServer } from "../serve.mjs";
@@ -192,6 +193,31 @@ try {
   result.chromium = await runRounds(PAGE_ROUNDS, MODULES, (which) =>
     inFreshPage(browser, server.url, (page) => page.evaluate((w) => window.startup.run(w), which)));
   console.log("chromium", JSON.stringify({ ratio: result.chromium.ratio, pinhole: result.chromium.pinhole.total, empty: result.chromium.empty.total }));
+
+  // What V8 compiled on the page's thread during a start in Chromium, from
+  // the browser's own trace: functions compiled on their first call, by
+  // phase (chromiumtrace.mjs). Pages of their own, after the timed rounds:
+  // tracing slows the start. Median of TRACE_PAGES pages each.
+  const TRACE_PAGES = quick ? 1 : 5;
+  result.chromiumCompiled = {};
+  result.chromiumTracePages = TRACE_PAGES;
+  for (const which of MODULES) {
+    const runs = [];
+    for (let i = 0; i < TRACE_PAGES; i++) {
+      runs.push(await inFreshPage(browser, server.url, async (page) => {
+        await browser.startTracing(page, { categories: ["v8.wasm", "devtools.timeline"] });
+        await page.evaluate((w) => window.startup.run(w, true), which);
+        const compiles = lazyCompiles(JSON.parse((await browser.stopTracing()).toString("utf8")).traceEvents);
+        if (!compiles) throw new Error("the Chromium trace holds no phase marks");
+        return compiles;
+      }));
+    }
+    result.chromiumCompiled[which] = Object.fromEntries(Object.keys(runs[0]).map((phase) => [phase, {
+      functions: summarize(runs.map((r) => r[phase].functions)).median,
+      ms: +summarize(runs.map((r) => r[phase].ms)).median.toFixed(2),
+    }]));
+  }
+  console.log("chromium compiled", JSON.stringify(result.chromiumCompiled));
 } finally {
   await browser.close();
   await server.close();
