@@ -108,6 +108,7 @@ of the gap is V8's background recompiles (the TurboFan functions listed
 above) sharing the CPU with the start.
 `;
   }
+  const moduleLabel = (/** @type {string} */ m) => (m === "empty" ? "empty reactor" : m === "pinhole" ? "pinhole.wasm" : "baseline");
   const c = r.compiled;
   const compiled = c ? `
 What V8 compiled during one cold start in Node (\`--trace-wasm-compilation-times\`,
@@ -117,7 +118,7 @@ tier-up budget ran out during the start.
 
 | module | Liftoff: functions | Liftoff: wasm bytes | TurboFan: functions | recompiled by TurboFan (in at least half of the runs) |
 | --- | --- | --- | --- | --- |
-${Object.entries(c).map(([m, x]) => `| ${m === "empty" ? "empty reactor" : m === "pinhole" ? "pinhole.wasm" : "baseline"} | ${x.liftoff} | ${x.liftoffBytes.toLocaleString("en")} | ${x.turbofan} | ${x.turbofanNames ? x.turbofanNames.map((n) => "`" + goName(n) + "`").join(", ") : "–"} |`).join("\n")}
+${Object.entries(c).map(([m, x]) => `| ${moduleLabel(m)} | ${x.liftoff} | ${x.liftoffBytes.toLocaleString("en")} | ${x.turbofan} | ${x.turbofanNames ? x.turbofanNames.map((n) => "`" + goName(n) + "`").join(", ") : "–"} |`).join("\n")}
 
 Go compiles a function to WebAssembly as one loop around a jump table: a
 jump between its blocks is a branch back to the top of that loop. Liftoff
@@ -132,7 +133,6 @@ classes used for the first time, recompile them (BENCHMARKS.md, "Twelve
 pointerful allocations at the load").
 ` : "";
   const cc = r.chromiumCompiled;
-  const label = (/** @type {string} */ m) => (m === "empty" ? "empty reactor" : m === "pinhole" ? "pinhole.wasm" : "baseline");
   const chromiumCompiled = cc ? `
 What V8 compiled on the page's thread during one cold start in Chromium,
 from the browser's own trace (\`wasm.CompileLazy\` events, category
@@ -144,7 +144,7 @@ as well as for Liftoff's work.
 | module | phase | functions compiled on first call | ms on the page's thread |
 | --- | --- | --- | --- |
 ${Object.entries(cc).flatMap(([m, x]) => ["initialize", "load", "total"].filter((p) => x[p] && (p !== "load" || x.load.functions > 0))
-    .map((p) => `| ${label(m)} | ${p === "total" ? "the whole start" : `\`${p === "initialize" ? "_initialize" : "load"}\``} | ${x[p].functions} | ${x[p].ms} |`)).join("\n")}
+    .map((p) => `| ${moduleLabel(m)} | ${p === "total" ? "the whole start" : `\`${p === "initialize" ? "_initialize" : "load"}\``} | ${x[p].functions} | ${x[p].ms} |`)).join("\n")}
 ` : "";
   const n = r.instructions;
   const M = (/** @type {number} */ x) => (x / 1e6).toFixed(1);
