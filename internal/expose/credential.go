@@ -851,12 +851,12 @@ func splitBody(rest string, n int, r *prefixRule) (string, int, bool) {
 	return joined, n + m, true
 }
 
-// cutMark returns the length of the punctuation mark s starts with that
-// splitBody reads as a cut, or 0: ASCII ones no key body holds, and the
-// middle dots and bullets that lists and Japanese text put between words.
-// (A switch: with the marks in a package-level slice instead, Chromium's
-// _initialize of the module took 1.4 to 1.5 times as long, for a reason
-// not found; BENCHMARKS.md, "Start-up, a day of hardening".)
+// cutMark returns the length of the punctuation mark s (never empty) starts
+// with that splitBody reads as a cut, or 0: ASCII ones no key body holds,
+// and the middle dots and bullets lists and Japanese text put between words.
+// (A switch: with the marks in a package-level slice, Chromium's _initialize
+// of the module took 1.4 to 1.5 times as long, for a reason not found;
+// BENCHMARKS.md, "Start-up, a day of hardening".)
 func cutMark(s string) int {
 	switch {
 	case strings.HasPrefix(s, "\u00b7"):
